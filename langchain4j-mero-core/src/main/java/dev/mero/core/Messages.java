@@ -1,0 +1,94 @@
+package dev.mero.core;
+
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.StringJoiner;
+
+/**
+ * The few formatting rules every message of the library shares, so that a model reads one vocabulary.
+ *
+ * <p>Values are quoted in single quotes, and permission sets are rendered in declaration order as
+ * {@code ['READ', 'WRITE']}, exactly as the specification's messages show them. Control, invisible and
+ * bidirectional characters inside a value are escaped, so a hostile file name can neither break a message
+ * into several lines nor hide part of it from the person or model reading it.
+ */
+public final class Messages {
+
+    private Messages() {
+    }
+
+    /**
+     * Quotes a value for a message: {@code abc} becomes {@code 'abc'}; a quote, a backslash and any
+     * control or formatting character are escaped.
+     *
+     * @param value the value, may be {@code null}
+     * @return the quoted value
+     */
+    public static String quote(String value) {
+        if (value == null) {
+            return "None";
+        }
+        StringBuilder out = new StringBuilder(value.length() + 2).append('\'');
+        value.codePoints().forEach(cp -> appendEscaped(out, cp));
+        return out.append('\'').toString();
+    }
+
+    /**
+     * Renders permissions as {@code ['READ', 'WRITE']}, in declaration order, without duplicates.
+     *
+     * @param permissions the permissions, may be empty
+     * @return the rendered list
+     */
+    public static String permissions(Collection<Permission> permissions) {
+        EnumSet<Permission> sorted = permissions.isEmpty()
+                ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(permissions);
+        StringJoiner joiner = new StringJoiner(", ", "[", "]");
+        for (Permission permission : sorted) {
+            joiner.add("'" + permission.name() + "'");
+        }
+        return joiner.toString();
+    }
+
+    /**
+     * Tells whether a code point is one that must never appear raw in a path, a command or a message:
+     * a control character (C0, DEL, C1) or an invisible formatting character (zero-width, bidirectional
+     * override, byte-order mark, ...).
+     *
+     * @param codePoint the code point
+     * @return {@code true} for a control or formatting character
+     */
+    public static boolean isControlOrInvisible(int codePoint) {
+        int type = Character.getType(codePoint);
+        return type == Character.CONTROL || type == Character.FORMAT
+                || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR
+                || type == Character.SURROGATE;
+    }
+
+    /**
+     * Renders a code point as {@code U+0000} for messages that name an offending character.
+     *
+     * @param codePoint the code point
+     * @return its {@code U+XXXX} form
+     */
+    public static String codePoint(int codePoint) {
+        return String.format("U+%04X", codePoint);
+    }
+
+    private static void appendEscaped(StringBuilder out, int cp) {
+        switch (cp) {
+            case '\'' -> out.append("\\'");
+            case '\\' -> out.append("\\\\");
+            case '\n' -> out.append("\\n");
+            case '\r' -> out.append("\\r");
+            case '\t' -> out.append("\\t");
+            default -> {
+                if (isControlOrInvisible(cp)) {
+                    out.append(cp <= 0xFF ? String.format("\\x%02x", cp)
+                            : cp <= 0xFFFF ? String.format("\\u%04x", cp) : String.format("\\U%08x", cp));
+                } else {
+                    out.appendCodePoint(cp);
+                }
+            }
+        }
+    }
+}

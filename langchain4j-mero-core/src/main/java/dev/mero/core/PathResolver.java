@@ -1,0 +1,258 @@
+package dev.mero.core;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/**
+ * Turns a path an agent wrote into a decision on a canonical real path. Holds no mutable state, so one
+ * instance serves every thread of its {@link SecurityContext}.
+ *
+ * <p>Three forms are accepted: {@code /slug/rest} (a mounted entry), a relative path (against the first,
+ * default entry), and an absolute host path that lies inside an entry's directory. Lexical {@code ..} is
+ * applied first and may never climb above the mount it is written under; then every symlink is resolved
+ * (for a missing target, the deepest existing ancestor), and the resulting real path is compared with each
+ * entry's real directory component by component.
+ */
+final class PathResolver {
+
+    private final String contextName;
+    private final List<PathEntry> entries;
+    /** Entries from the outermost directory to the innermost, stable for equal depth. */
+    private final List<PathEntry> byDepth;
+    private final Set<Permission> ceiling;
+
+    PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
+        this.contextName = contextName;
+        this.entries = List.copyOf(entries);
+        List<PathEntry> sorted = new ArrayList<>(entries);
+        sorted.sort(Comparator.comparingInt(e -> e.realPath().getNameCount()));
+        this.byDepth = List.copyOf(sorted);
+        this.ceiling = ceiling;
+    }
+
+    ResolvedPath resolve(String input, Set<Permission> needed) {
+        List<String> names = PathSyntax.components(input);
+        Path real = input.startsWith("/") ? absolute(input, names) : relative(input, names);
+        return decide(input, real, needed);
+    }
+
+    private Path relative(String input, List<String> names) {
+        if (entries.isEmpty()) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is not covered by any PathEntry in "
+                    + "context " + Messages.quote(contextName) + " (the context mounts no paths).");
+        }
+        return underMount(input, entries.get(0).realPath(), names);
+    }
+
+    private Path absolute(String input, List<String> names) {
+        // 1. A host path written under an entry's directory (as configured or as resolved).
+        PathEntry host = outermostLexicalRoot(names);
+        if (host != null) {
+            Path root = startsWith(names, host.realPath()) ? host.realPath() : host.path();
+            return underMount(input, root, names.subList(root.getNameCount(), names.size()));
+        }
+        // 2. A virtual path under a mounted slug.
+        if (!names.isEmpty()) {
+            for (PathEntry entry : entries) {
+                if (entry.slug().equals(names.get(0))) {
+                    return underMount(input, entry.realPath(), names.subList(1, names.size()));
+                }
+            }
+        }
+        // 3. A host path that reaches an entry through a symlink elsewhere on the host.
+        Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
+        Path real = canonical(input, lexical);
+        if (containing(real).isEmpty()) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is an absolute path that isn't "
+                    + "covered by any configured PathEntry, and its leading segment doesn't match a mounted slug "
+                    + "(mounted: " + mounted() + ").");
+        }
+        return real;
+    }
+
+    /** Applies {@code ..} lexically under {@code root}, refusing any climb above it, then canonicalises. */
+    private Path underMount(String input, Path root, List<String> names) {
+        Deque<String> stack = new ArrayDeque<>();
+        for (String name : names) {
+            if (!name.equals("..")) {
+                stack.addLast(name);
+            } else if (stack.pollLast() == null) {
+                Path escaped = root.resolve(String.join("/", names)).normalize();
+                throw notCovered(input, escaped);
+            }
+        }
+        Path lexical = root;
+        for (String name : stack) {
+            lexical = lexical.resolve(name);
+        }
+        return canonical(input, lexical);
+    }
+
+    /**
+     * The canonical real path of {@code lexical}: every symlink resolved; for a path that does not exist, the
+     * deepest existing ancestor resolved and the missing names appended. A dangling or looping symlink is
+     * never followed.
+     */
+    private Path canonical(String input, Path lexical) {
+        try {
+            return lexical.toRealPath();
+        } catch (NoSuchFileException e) {
+            // fall through: some of the path does not exist yet
+        } catch (FileSystemException e) {
+            // a loop, a file used as a directory, an unreadable directory: decided name by name below
+        } catch (IOException e) {
+            throw unresolvable(input, e);
+        }
+        Deque<Path> missing = new ArrayDeque<>();
+        Path existing = lexical;
+        while (existing != null && !Files.exists(existing)) {
+            if (Files.isSymbolicLink(existing)) {
+                throw new PathAccessDeniedException("Path " + Messages.quote(input) + " goes through the symbolic link "
+                        + Messages.quote(existing.toString()) + ", whose target does not exist or loops; such a link "
+                        + "is never followed or written through in context " + Messages.quote(contextName) + ".");
+            }
+            missing.push(existing.getFileName());
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            throw unresolvable(input, null);
+        }
+        try {
+            Path real = existing.toRealPath();
+            while (!missing.isEmpty()) {
+                real = real.resolve(missing.pop());
+            }
+            return real;
+        } catch (IOException e) {
+            throw unresolvable(input, e);
+        }
+    }
+
+    private ResolvedPath decide(String input, Path real, Set<Permission> needed) {
+        List<PathEntry> containing = containing(real);
+        if (containing.isEmpty()) {
+            throw notCovered(input, real);
+        }
+        for (PathEntry entry : containing) {
+            EnumSet<Permission> hit = intersection(needed, entry.denied());
+            if (!hit.isEmpty()) {
+                throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is denied permission(s) "
+                        + Messages.permissions(hit) + " by " + Messages.quote(entry.mountPoint()) + " in context "
+                        + Messages.quote(contextName) + ".");
+            }
+        }
+        EnumSet<Permission> beyondCeiling = difference(needed, ceiling);
+        if (!beyondCeiling.isEmpty()) {
+            throw SecurityContext.lacks(contextName, beyondCeiling, ceiling);
+        }
+        Path innermostRoot = containing.get(containing.size() - 1).realPath();
+        EnumSet<Permission> effective = EnumSet.copyOf(ceiling.isEmpty() ? EnumSet.noneOf(Permission.class) : ceiling);
+        PathEntry deciding = null;
+        for (PathEntry entry : containing) {
+            if (!entry.realPath().equals(innermostRoot)) {
+                continue;
+            }
+            // the same directory mounted twice is judged by its strictest view
+            EnumSet<Permission> lacking = difference(needed, entry.allowed());
+            if (!lacking.isEmpty()) {
+                throw new PermissionDeniedException(Messages.quote(entry.mountPoint()) + " in context "
+                        + Messages.quote(contextName) + " lacks permission(s) " + Messages.permissions(lacking)
+                        + " for " + Messages.quote(input) + " (allows: " + Messages.permissions(entry.allowed()) + ").");
+            }
+            effective.retainAll(entry.allowed());
+            if (deciding == null) {
+                deciding = entry;
+            }
+        }
+        for (PathEntry entry : containing) {
+            effective.removeAll(entry.denied());
+        }
+        return new ResolvedPath(input, deciding, virtualPath(deciding, real), real, needed, effective);
+    }
+
+    /** Entries whose real directory contains {@code real}, outermost first. */
+    private List<PathEntry> containing(Path real) {
+        List<PathEntry> result = new ArrayList<>(2);
+        for (PathEntry entry : byDepth) {
+            if (real.startsWith(entry.realPath())) {
+                result.add(entry);
+            }
+        }
+        return result;
+    }
+
+    private PathEntry outermostLexicalRoot(List<String> names) {
+        for (PathEntry entry : byDepth) {
+            if (startsWith(names, entry.realPath()) || startsWith(names, entry.path())) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    private static boolean startsWith(List<String> names, Path root) {
+        int count = root.getNameCount();
+        if (names.size() < count) {
+            return false;
+        }
+        for (int i = 0; i < count; i++) {
+            if (!names.get(i).equals(root.getName(i).toString())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String virtualPath(PathEntry entry, Path real) {
+        Path relative = entry.realPath().relativize(real);
+        StringBuilder out = new StringBuilder(entry.mountPoint());
+        for (Path name : relative) {
+            if (!name.toString().isEmpty()) {
+                out.append('/').append(name);
+            }
+        }
+        return out.toString();
+    }
+
+    private PathAccessDeniedException notCovered(String input, Path resolved) {
+        return new PathAccessDeniedException("Path " + Messages.quote(input) + " (resolves to "
+                + Messages.quote(resolved.toString()) + ") is not covered by any PathEntry in context "
+                + Messages.quote(contextName) + ".");
+    }
+
+    private OperationFailedException unresolvable(String input, IOException cause) {
+        return new OperationFailedException("Path " + Messages.quote(input) + " could not be resolved"
+                + (cause == null ? "" : " (" + cause.getClass().getSimpleName() + ")") + ".", cause);
+    }
+
+    private String mounted() {
+        StringJoiner joiner = new StringJoiner(", ");
+        for (PathEntry entry : entries) {
+            joiner.add(Messages.quote(entry.mountPoint()));
+        }
+        return joiner.length() == 0 ? "none" : joiner.toString();
+    }
+
+    private static EnumSet<Permission> intersection(Set<Permission> a, Set<Permission> b) {
+        EnumSet<Permission> result = a.isEmpty() ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(a);
+        result.retainAll(b);
+        return result;
+    }
+
+    private static EnumSet<Permission> difference(Set<Permission> a, Set<Permission> b) {
+        EnumSet<Permission> result = a.isEmpty() ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(a);
+        result.removeAll(b);
+        return result;
+    }
+}

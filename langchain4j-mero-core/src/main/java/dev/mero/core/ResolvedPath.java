@@ -1,0 +1,135 @@
+package dev.mero.core;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The outcome of a successful path check: which entry a path falls under, how the agent names it, and the
+ * canonical real path an operation must use.
+ *
+ * <p>{@link #realPath()} is canonical: it contains no symlink that existed at check time, so an operation
+ * can open it with {@link java.nio.file.LinkOption#NOFOLLOW_LINKS} and notice a link swapped in since. For
+ * a target that does not exist yet it is the canonical parent joined with the missing names. Because
+ * checking and using are two steps, an operation re-checks the target with
+ * {@link SecurityContext#recheck(ResolvedPath)} right before (and, for writes, right after) it touches the
+ * file system.
+ *
+ * <p>Instances are immutable and are created only by {@link SecurityContext}.
+ */
+public final class ResolvedPath {
+
+    private final String input;
+    private final PathEntry entry;
+    private final String virtualPath;
+    private final Path realPath;
+    private final Set<Permission> checked;
+    private final Set<Permission> effective;
+
+    ResolvedPath(String input, PathEntry entry, String virtualPath, Path realPath,
+                 Set<Permission> checked, Set<Permission> effective) {
+        this.input = input;
+        this.entry = entry;
+        this.virtualPath = virtualPath;
+        this.realPath = realPath;
+        this.checked = frozen(checked);
+        this.effective = frozen(effective);
+    }
+
+    /**
+     * The path exactly as it was given to the check.
+     *
+     * @return the input path
+     */
+    public String input() {
+        return input;
+    }
+
+    /**
+     * The entry whose directory most closely contains the real path (for a symlink, the entry of its
+     * target).
+     *
+     * @return the deciding entry
+     */
+    public PathEntry entry() {
+        return entry;
+    }
+
+    /**
+     * The deciding entry's slug.
+     *
+     * @return the slug
+     */
+    public String slug() {
+        return entry.slug();
+    }
+
+    /**
+     * The path as the agent should name it: {@code /slug} for the mount root, {@code /slug/rest} below it.
+     *
+     * @return the virtual path
+     */
+    public String virtualPath() {
+        return virtualPath;
+    }
+
+    /**
+     * The canonical real path to operate on.
+     *
+     * @return the real path
+     */
+    public Path realPath() {
+        return realPath;
+    }
+
+    /**
+     * The permissions that were checked and granted for this target ({@code checkPath} checks none).
+     *
+     * @return an immutable set
+     */
+    public Set<Permission> checkedPermissions() {
+        return checked;
+    }
+
+    /**
+     * Every permission the context grants on this target: the deciding entry's allows, capped by the
+     * context, minus the denies of every entry that contains it.
+     *
+     * @return an immutable set
+     */
+    public Set<Permission> effectivePermissions() {
+        return effective;
+    }
+
+    /**
+     * Tells whether the target is the mount root of its entry.
+     *
+     * @return {@code true} for {@code /slug} itself
+     */
+    public boolean isMountRoot() {
+        return realPath.equals(entry.realPath());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ResolvedPath other && input.equals(other.input) && entry == other.entry
+                && realPath.equals(other.realPath) && checked.equals(other.checked)
+                && effective.equals(other.effective);
+    }
+
+    @Override
+    public int hashCode() {
+        return realPath.hashCode() * 31 + input.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "ResolvedPath{" + Messages.quote(input) + " -> " + virtualPath + " (" + realPath + ")}";
+    }
+
+    private static Set<Permission> frozen(Set<Permission> permissions) {
+        return Collections.unmodifiableSet(permissions.isEmpty()
+                ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(permissions));
+    }
+}

@@ -1,0 +1,255 @@
+package dev.mero.core;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Decides every action an agent attempts: which paths it may touch, with which permissions.
+ *
+ * <pre>{@code
+ * SecurityContext context = SecurityContext.builder()
+ *         .name("worker_1")
+ *         .path(PathEntry.of("/srv/workspace", "ws", Permission.READ, Permission.WRITE))
+ *         .path(PathEntry.of("/srv/docs", "docs", Permission.READ))
+ *         .permissions(Permission.READ, Permission.WRITE)      // ceiling over every entry
+ *         .build();
+ *
+ * ResolvedPath target = context.checkPathAccess("/ws/notes.txt", Permission.WRITE);
+ * Files.writeString(target.realPath(), "hello");
+ * }</pre>
+ *
+ * <p>Deny by default: a context without entries denies every path, an entry allows nothing it was not
+ * told to, a denied permission wins over every allow, and the context's {@link #permissions() ceiling}
+ * caps all entries. A failed check throws a {@link MeroToolsException} whose message is written for a
+ * model to read; a check never touches the file system beyond reading metadata.
+ *
+ * <p>Instances are immutable and thread-safe; one context can serve concurrent tool calls.
+ */
+public final class SecurityContext {
+
+    private final String name;
+    private final List<PathEntry> paths;
+    private final Set<Permission> permissions;
+    private final PathResolver resolver;
+
+    private SecurityContext(Builder builder) {
+        this.name = builder.name;
+        this.paths = List.copyOf(builder.paths);
+        this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
+        this.resolver = new PathResolver(name, paths, permissions);
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The context's name, used in every message.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The mounted entries in declaration order; the first is the default mount for relative paths.
+     *
+     * @return an immutable list, possibly empty
+     */
+    public List<PathEntry> paths() {
+        return paths;
+    }
+
+    /**
+     * The ceiling: permissions the context may grant at all, whatever an entry allows.
+     *
+     * @return an immutable set
+     */
+    public Set<Permission> permissions() {
+        return permissions;
+    }
+
+    /**
+     * Resolves a path and checks that it is covered by an entry, without checking any permission.
+     *
+     * @param path {@code /slug/rest}, a path relative to the default mount, or an absolute host path
+     *             inside an entry's directory
+     * @return the resolved target
+     * @throws PathAccessDeniedException if no entry covers the path
+     * @throws InvalidInputException     if the path is empty, too long, or contains control characters
+     *                                   or unexpanded {@code ~} / {@code $VAR} syntax
+     */
+    public ResolvedPath checkPath(String path) {
+        return resolver.resolve(path, EnumSet.noneOf(Permission.class));
+    }
+
+    /**
+     * Checks that the context's ceiling includes every given permission.
+     *
+     * @param needed the permissions an action needs
+     * @throws PermissionDeniedException if the ceiling lacks one of them
+     */
+    public void checkPermission(Permission... needed) {
+        EnumSet<Permission> missing = permissionSet(needed);
+        missing.removeAll(permissions);
+        if (!missing.isEmpty()) {
+            throw lacks(name, missing, permissions);
+        }
+    }
+
+    /**
+     * Resolves a path and checks that every given permission is granted on it: no entry containing it
+     * denies one, the context's ceiling includes them, and the innermost entry allows them.
+     *
+     * @param path   as for {@link #checkPath(String)}
+     * @param needed the permissions the action needs
+     * @return the resolved target
+     * @throws PathAccessDeniedException if no entry covers the path or an entry denies a permission
+     * @throws PermissionDeniedException if the ceiling or the innermost entry lacks a permission
+     * @throws InvalidInputException     if the path is malformed
+     */
+    public ResolvedPath checkPathAccess(String path, Permission... needed) {
+        return resolver.resolve(path, permissionSet(needed));
+    }
+
+    /**
+     * Checks a resolved target again, right before or after an operation uses it, and makes sure it
+     * still resolves to the same real path. This closes the window between check and use in which a
+     * symlink could be swapped in.
+     *
+     * @param target a target this context resolved earlier
+     * @return the target as resolved now
+     * @throws PathAccessDeniedException if the target now resolves elsewhere or is no longer covered
+     */
+    public ResolvedPath recheck(ResolvedPath target) {
+        Objects.requireNonNull(target, "target");
+        ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions());
+        if (!now.realPath().equals(target.realPath())) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
+                    + "being used: it resolved to " + Messages.quote(target.realPath().toString())
+                    + " when checked and now resolves to " + Messages.quote(now.realPath().toString())
+                    + ". Nothing was done; check the path and try again.");
+        }
+        return now;
+    }
+
+    @Override
+    public String toString() {
+        return "SecurityContext{name=" + Messages.quote(name) + ", paths=" + paths
+                + ", permissions=" + Messages.permissions(permissions) + "}";
+    }
+
+    static PermissionDeniedException lacks(String contextName, Set<Permission> missing, Set<Permission> has) {
+        return new PermissionDeniedException("Context " + Messages.quote(contextName) + " lacks permission(s) "
+                + Messages.permissions(missing) + " (has: " + Messages.permissions(has) + ").");
+    }
+
+    private static EnumSet<Permission> permissionSet(Permission... permissions) {
+        Objects.requireNonNull(permissions, "permissions");
+        EnumSet<Permission> set = EnumSet.noneOf(Permission.class);
+        for (Permission permission : permissions) {
+            set.add(Objects.requireNonNull(permission, "permission"));
+        }
+        return set;
+    }
+
+    /** Builds a {@link SecurityContext}. */
+    public static final class Builder {
+
+        private String name = "default";
+        private final List<PathEntry> paths = new ArrayList<>();
+        private EnumSet<Permission> permissions = EnumSet.allOf(Permission.class);
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the context's name, used in every message (default {@code "default"}).
+         *
+         * @param name a non-blank name without control characters
+         * @return this builder
+         */
+        public Builder name(String name) {
+            if (name == null || name.isBlank() || name.codePoints().anyMatch(Messages::isControlOrInvisible)) {
+                throw new IllegalArgumentException("Invalid context name " + Messages.quote(name)
+                        + ": give a non-blank name without control characters");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Mounts one entry; call once per entry. The first entry mounted is the default mount for relative
+         * paths.
+         *
+         * @param entry the entry
+         * @return this builder
+         */
+        public Builder path(PathEntry entry) {
+            paths.add(Objects.requireNonNull(entry, "entry"));
+            return this;
+        }
+
+        /**
+         * Mounts several entries, in order.
+         *
+         * @param entries the entries
+         * @return this builder
+         */
+        public Builder paths(PathEntry... entries) {
+            return paths(List.of(Objects.requireNonNull(entries, "entries")));
+        }
+
+        /**
+         * Mounts several entries, in iteration order.
+         *
+         * @param entries the entries
+         * @return this builder
+         */
+        public Builder paths(Collection<PathEntry> entries) {
+            Objects.requireNonNull(entries, "entries").forEach(this::path);
+            return this;
+        }
+
+        /**
+         * Sets the ceiling: the permissions the context may grant at all (default: all four). Replaces any
+         * earlier call.
+         *
+         * @param permissions the ceiling, possibly none
+         * @return this builder
+         */
+        public Builder permissions(Permission... permissions) {
+            this.permissions = permissionSet(permissions);
+            return this;
+        }
+
+        /**
+         * Builds the context.
+         *
+         * @return the context
+         * @throws IllegalArgumentException if two entries share a slug
+         */
+        public SecurityContext build() {
+            Set<String> slugs = new HashSet<>();
+            for (PathEntry entry : paths) {
+                if (!slugs.add(entry.slug())) {
+                    throw new IllegalArgumentException("Duplicate slug " + Messages.quote(entry.slug())
+                            + " in context " + Messages.quote(name) + ": every PathEntry needs its own slug");
+                }
+            }
+            return new SecurityContext(this);
+        }
+    }
+}
