@@ -10,6 +10,7 @@ public class RateLimitedException extends MeroToolsException {
 
     private static final long serialVersionUID = 1L;
 
+    /** Whole seconds to wait before the next call can succeed, at least 1. */
     private final int retryAfterSeconds;
 
     /**

@@ -7,6 +7,12 @@ import dev.mero.core.RetryBudgetExceededException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -138,6 +144,35 @@ class RetryBudgetTest {
             bounded.recordFailure(CallKey.of("op", String.valueOf(i)));
         }
         assertThat(bounded.trackedCalls()).isEqualTo(3);
+    }
+
+    @Test
+    void concurrentRecordsStayConsistentAndBounded() throws Exception {
+        RetryBudget bounded = RetryBudget.builder().maxTrackedCalls(50).ticker(ticker).build();
+        CallKey shared = CallKey.of("op", "shared");
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                workers.add(pool.submit(() -> {
+                    for (int i = 0; i < 500; i++) {
+                        bounded.recordFailure(CallKey.of("op", thread + "-" + i));
+                        bounded.recordFailure(shared);
+                        bounded.failures(shared); // keeps the shared key recently used
+                    }
+                }));
+            }
+            for (Future<?> worker : workers) {
+                worker.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(bounded.trackedCalls()).isEqualTo(50);
+        assertThat(bounded.failures(shared)).isEqualTo(3);
+        assertThatThrownBy(() -> bounded.check(shared)).isInstanceOf(RetryBudgetExceededException.class);
     }
 
     @Test
