@@ -1,0 +1,146 @@
+package dev.mero.core.limit;
+
+import dev.mero.core.RateLimitedException;
+
+import java.util.Objects;
+
+/**
+ * A token bucket that enforces one {@link RateLimit}: it starts full with {@link RateLimit#burst()} permits,
+ * each call takes one, and permits flow back at {@code permits} per {@code per}, never beyond the burst.
+ *
+ * <pre>{@code
+ * RateLimiter limiter = RateLimiter.of(RateLimit.perMinute(60));
+ * limiter.acquire("worker_1");   // throws RateLimitedException when the bucket is empty
+ * }</pre>
+ *
+ * <p>Arithmetic is exact (integers, no floating point): one permit is {@code per} in nanoseconds worth of
+ * tokens, and every nanosecond adds {@code permits} tokens. A refused call takes nothing, so waiting
+ * {@link RateLimitedException#retryAfterSeconds()} is always enough for the next call to pass unless other
+ * calls take the permit first.
+ *
+ * <p>Thread-safe: concurrent calls never take more permits than the bucket holds.
+ */
+public final class RateLimiter {
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    private final RateLimit limit;
+    private final Ticker ticker;
+    private final long cost;
+    private final long capacity;
+    private final Object lock = new Object();
+    private long tokens;
+    private long lastRefill;
+
+    private RateLimiter(RateLimit limit, Ticker ticker) {
+        this.limit = Objects.requireNonNull(limit, "limit");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.cost = limit.per().toNanos();
+        // RateLimit bounds burst and per so that this product stays far below Long.MAX_VALUE
+        this.capacity = cost * limit.burst();
+        this.tokens = capacity;
+        this.lastRefill = ticker.nanos();
+    }
+
+    /**
+     * A limiter on the system's monotonic clock, starting full.
+     *
+     * @param limit the limit to enforce
+     * @return the limiter
+     */
+    public static RateLimiter of(RateLimit limit) {
+        return of(limit, Ticker.system());
+    }
+
+    /**
+     * A limiter on the given clock, starting full; tests pass a clock they move by hand.
+     *
+     * @param limit  the limit to enforce
+     * @param ticker the time source
+     * @return the limiter
+     */
+    public static RateLimiter of(RateLimit limit, Ticker ticker) {
+        return new RateLimiter(limit, ticker);
+    }
+
+    /**
+     * The limit this limiter enforces.
+     *
+     * @return the limit
+     */
+    public RateLimit limit() {
+        return limit;
+    }
+
+    /**
+     * Takes one permit for a call of the named context, or refuses the call.
+     *
+     * @param contextName the context's name, used in the message
+     * @throws RateLimitedException if no permit is available; its {@code retryAfterSeconds()} is the wait,
+     *                              rounded up to whole seconds
+     */
+    public void acquire(String contextName) {
+        long waitNanos = tryTake();
+        if (waitNanos > 0) {
+            throw RateLimitedException.exceeded(contextName, limit.describe(), retryAfterSeconds(waitNanos));
+        }
+    }
+
+    /**
+     * Takes one permit if one is available, without throwing.
+     *
+     * @return {@code true} if a permit was taken
+     */
+    public boolean tryAcquire() {
+        return tryTake() == 0;
+    }
+
+    /**
+     * The whole permits available now.
+     *
+     * @return 0 to {@link RateLimit#burst()}
+     */
+    public int availablePermits() {
+        synchronized (lock) {
+            refill();
+            return (int) (tokens / cost);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RateLimiter{" + limit.describe() + ", available=" + availablePermits() + "}";
+    }
+
+    /** Takes a permit and returns 0, or takes nothing and returns the nanoseconds until one is available. */
+    private long tryTake() {
+        synchronized (lock) {
+            refill();
+            if (tokens >= cost) {
+                tokens -= cost;
+                return 0;
+            }
+            return ceilDiv(cost - tokens, limit.permits());
+        }
+    }
+
+    private void refill() {
+        long now = ticker.nanos();
+        long elapsed = now - lastRefill;
+        if (elapsed <= 0) {
+            return; // a clock that stands still or steps back adds nothing
+        }
+        lastRefill = now;
+        long missing = capacity - tokens;
+        // compare before multiplying: a long idle period would overflow elapsed * permits
+        tokens = elapsed >= ceilDiv(missing, limit.permits()) ? capacity : tokens + elapsed * limit.permits();
+    }
+
+    private static int retryAfterSeconds(long waitNanos) {
+        return (int) Math.max(1, ceilDiv(waitNanos, NANOS_PER_SECOND));
+    }
+
+    private static long ceilDiv(long dividend, long divisor) {
+        return (dividend + divisor - 1) / divisor;
+    }
+}
