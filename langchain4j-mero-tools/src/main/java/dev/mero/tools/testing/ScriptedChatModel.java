@@ -67,7 +67,7 @@ public final class ScriptedChatModel implements ChatModel {
      * Adds a turn that calls one tool, with arguments given as a map (serialised to JSON).
      *
      * @param toolName  the tool's name
-     * @param arguments the arguments; values are serialised with Jackson
+     * @param arguments the arguments; values are serialised with Jackson, in iteration order
      * @return this model
      */
     public ScriptedChatModel callTool(String toolName, Map<String, ?> arguments) {
@@ -126,7 +126,8 @@ public final class ScriptedChatModel implements ChatModel {
     }
 
     /**
-     * Serialises tool arguments to a JSON object.
+     * Serialises tool arguments to a JSON object, in the map's iteration order (use a
+     * {@link java.util.LinkedHashMap} for a fixed order of several arguments).
      *
      * @param arguments the arguments
      * @return the JSON text
