@@ -22,6 +22,7 @@ public final class DemoWorkspace {
     /** The name of the context, as it appears in every message. */
     public static final String CONTEXT_NAME = "workspace-agent";
 
+    /** The meeting notes the agent is asked to summarise. */
     static final String NOTES = String.join("\n",
             "# Team sync",
             "",

@@ -10,9 +10,11 @@ import java.util.Map;
  */
 final class ModelSelection {
 
+    /** How to call the example, shown for a wrong argument. */
     static final String USAGE = "Usage: WorkspaceAgent [--openai]\n"
             + "  Runs offline with a scripted model by default. With --openai (or MERO_MODEL=openai) and\n"
             + "  OPENAI_API_KEY set, uses OpenAI; the model is OPENAI_MODEL (default gpt-4o-mini).";
+    /** The OpenAI model used when {@code OPENAI_MODEL} is not set. */
     static final String DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 
     private final String openAiKey;

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
  */
 final class ScriptedSession {
 
+    /** The scripted model's last message, the agent's answer to the user. */
     static final String FINAL_ANSWER = String.join("\n",
             "I summarised the meeting notes into /ws/summary.md (two decisions and two action items).",
             "Two parts of the request were refused by the security policy, so I did not do them:",
@@ -46,7 +47,12 @@ final class ScriptedSession {
                 .reply(FINAL_ANSWER);
     }
 
-    /** The bullet points of the notes, as a small Markdown document. */
+    /**
+     * The bullet points of the notes, as a small Markdown document.
+     *
+     * @param notes the notes as the model read them
+     * @return the summary
+     */
     static String summarise(String notes) {
         List<String> bullets = notes.lines()
                 .filter(line -> line.startsWith("- "))

@@ -16,22 +16,43 @@ final class Transcript {
 
     private final PrintStream out;
 
+    /**
+     * Creates a transcript.
+     *
+     * @param out where it is printed
+     */
     Transcript(PrintStream out) {
         this.out = out;
     }
 
+    /**
+     * Prints which model runs and what the context mounts.
+     *
+     * @param modelDescription the model
+     * @param mounts           one line per mount
+     */
     void header(String modelDescription, List<String> mounts) {
         out.println("mero WorkspaceAgent (" + modelDescription + ")");
         out.println("Context '" + DemoWorkspace.CONTEXT_NAME + "' mounts: " + String.join(", ", mounts));
         out.println();
     }
 
+    /**
+     * Prints the user's message.
+     *
+     * @param message the message
+     */
     void user(String message) {
         out.println("User: " + message);
         out.println();
     }
 
-    /** Called by LangChain4j after each tool call, on the thread that ran the tool. */
+    /**
+     * Prints one tool call and its result; LangChain4j calls it after each tool call, on the thread that
+     * ran the tool.
+     *
+     * @param execution the finished call
+     */
     synchronized void toolExecuted(ToolExecution execution) {
         out.println("Tool call  " + execution.request().name() + " " + abbreviate(execution.request().arguments()));
         String label = execution.hasFailed() ? "  failed   " : "  result   ";
@@ -45,6 +66,11 @@ final class Transcript {
         out.println();
     }
 
+    /**
+     * Prints the agent's final answer.
+     *
+     * @param answer the answer
+     */
     void answer(String answer) {
         out.println("Agent: " + answer);
     }
