@@ -1,0 +1,128 @@
+package dev.mero.examples;
+
+import dev.mero.core.Messages;
+import dev.mero.core.PathEntry;
+import dev.mero.core.Permission;
+import dev.mero.core.SecurityContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The small file tree the example agent works on, and the security context that mounts it: the
+ * {@code workspace} directory as {@code /ws} (READ, WRITE) and the {@code docs} directory as {@code /docs}
+ * (READ only).
+ */
+public final class DemoWorkspace {
+
+    /** The name of the context, as it appears in every message. */
+    public static final String CONTEXT_NAME = "workspace-agent";
+
+    /** The meeting notes the agent is asked to summarise. */
+    static final String NOTES = String.join("\n",
+            "# Team sync",
+            "",
+            "Attendees: Ana, Ben, Chen",
+            "",
+            "## Decisions",
+            "- Ship version 1.2 on Friday.",
+            "- Move the nightly build to 02:00 UTC.",
+            "",
+            "## Action items",
+            "- Ana: update the release notes.",
+            "- Ben: fix the flaky login test.",
+            "");
+
+    private final Path workspace;
+    private final Path docs;
+    private final SecurityContext context;
+
+    private DemoWorkspace(Path workspace, Path docs) {
+        this.workspace = workspace;
+        this.docs = docs;
+        this.context = SecurityContext.builder()
+                .name(CONTEXT_NAME)
+                .path(PathEntry.of(workspace.toString(), "ws", Permission.READ, Permission.WRITE))
+                .path(PathEntry.of(docs.toString(), "docs", Permission.READ))
+                .build();
+    }
+
+    /**
+     * Creates the demo files under a directory.
+     *
+     * @param root an existing, empty directory
+     * @return the workspace
+     * @throws IOException if the files cannot be created
+     */
+    public static DemoWorkspace create(Path root) throws IOException {
+        Path workspace = Files.createDirectories(root.resolve("workspace"));
+        Path docs = Files.createDirectories(root.resolve("docs"));
+        Files.writeString(workspace.resolve("notes.md"), NOTES);
+        Files.writeString(workspace.resolve("todo.txt"), "- book the room for the retro\n");
+        Files.createDirectories(workspace.resolve("data"));
+        Files.writeString(workspace.resolve("data/metrics.csv"), "day,builds,failures\nmon,14,1\ntue,12,0\n");
+        Files.writeString(docs.resolve("style-guide.md"), "# Style guide\n\nWrite short sentences.\n");
+        return new DemoWorkspace(workspace, docs);
+    }
+
+    /**
+     * The security context that decides every tool call of the agent.
+     *
+     * @return the context
+     */
+    public SecurityContext context() {
+        return context;
+    }
+
+    /**
+     * The host directory mounted as {@code /ws}.
+     *
+     * @return the directory
+     */
+    public Path workspace() {
+        return workspace;
+    }
+
+    /**
+     * The host directory mounted as {@code /docs}.
+     *
+     * @return the directory
+     */
+    public Path docs() {
+        return docs;
+    }
+
+    /**
+     * One line per mount, for the transcript and the system message: {@code /ws ['READ', 'WRITE']}.
+     *
+     * @return the mounts
+     */
+    public List<String> mounts() {
+        return context.paths().stream()
+                .map(entry -> entry.mountPoint() + " " + Messages.permissions(entry.allowed()))
+                .collect(Collectors.toList());
+    }
+
+    /**
+     * Deletes a directory tree created for the demo; symbolic links are removed, never followed.
+     *
+     * @param root the directory
+     * @throws IOException if a file cannot be deleted
+     */
+    public static void delete(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        List<Path> paths;
+        try (Stream<Path> walk = Files.walk(root)) {
+            paths = walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList());
+        }
+        for (Path path : paths) {
+            Files.delete(path);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.mero.tools;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Bytes read from a file, decoded as UTF-8 text. Invalid sequences become U+FFFD and are counted, so a
+ * file in another 8-bit encoding is still readable and the model is told what was replaced.
+ */
+final class Utf8Text {
+
+    private static final char REPLACEMENT = '\uFFFD';
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
+
+    private final String text;
+    private final int replaced;
+
+    private Utf8Text(String text, int replaced) {
+        this.text = text;
+        this.replaced = replaced;
+    }
+
+    /**
+     * Tells whether bytes look binary: text files never contain a NUL byte.
+     *
+     * @param bytes  the buffer
+     * @param length how many bytes of it are used
+     * @return {@code true} if a NUL byte occurs
+     */
+    static boolean isBinary(byte[] bytes, int length) {
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Decodes bytes; a leading byte-order mark is dropped.
+     *
+     * @param bytes    the buffer
+     * @param length   how many bytes of it are used
+     * @param complete {@code false} when the bytes are a prefix of the file, so that a character cut in
+     *                 half at the end is dropped rather than reported as invalid
+     * @return the decoded text
+     */
+    static Utf8Text decode(byte[] bytes, int length, boolean complete) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes, 0, length);
+        // UTF-8 never decodes to more chars than bytes, and each replacement stands for at least one byte
+        CharBuffer out = CharBuffer.allocate(length);
+        int replaced = 0;
+        CoderResult result = decoder.decode(in, out, complete);
+        while (result.isError()) {
+            out.put(REPLACEMENT);
+            in.position(in.position() + result.length());
+            replaced++;
+            result = decoder.decode(in, out, complete);
+        }
+        if (complete) {
+            decoder.flush(out);
+        }
+        out.flip();
+        if (out.hasRemaining() && out.get(0) == BYTE_ORDER_MARK) {
+            out.position(1);
+        }
+        return new Utf8Text(out.toString(), replaced);
+    }
+
+    /**
+     * The decoded text.
+     *
+     * @return the text
+     */
+    String text() {
+        return text;
+    }
+
+    /**
+     * How many invalid byte sequences were replaced with U+FFFD.
+     *
+     * @return the count, usually 0
+     */
+    int replaced() {
+        return replaced;
+    }
+}
