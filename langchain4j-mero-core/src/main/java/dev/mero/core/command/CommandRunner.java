@@ -33,9 +33,9 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <h2>Environment</h2>
- * The child sees only variables named in the allowlist ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ} by default,
- * extended with {@link Builder#allowEnvironment(String...)}) that the JVM itself has, plus fixed values
- * set with {@link Builder#environment(String, String)}, which win. Every other variable of the JVM, its
+ * The child sees only variables named in the allowlist ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ} by
+ * default, extended with {@link Builder#allowEnvironment(String...)}) that the JVM itself has, plus fixed
+ * values set with {@link Builder#environment(String, String)}, which win. Every other variable of the JVM, its
  * secrets included, never reaches the child. The runner adds {@code MERO_RUN_ID=<random uuid>} to tag the
  * run's processes.
  *
@@ -46,8 +46,11 @@ import java.util.regex.Pattern;
  * double-forked or called {@code setsid} included) and the command's descendants. Background processes
  * still running when the command exits are killed the same way and counted in
  * {@link CommandResult#killedProcesses()}: a run leaves no process behind. A process that both clears its
- * environment and leaves the process tree escapes both nets; only an OS-level container (cgroup) would
- * catch it. The tagging relies on Linux's {@code /proc}; elsewhere only descendants are found.
+ * environment and leaves the process tree escapes both nets, and a set-user-ID program's environment cannot
+ * be read; only an OS-level container (cgroup) would catch those. The tagging relies on Linux's
+ * {@code /proc}; elsewhere only descendants are found. If the calling thread is interrupted while it waits,
+ * the run is killed the same way, the thread's interrupt flag is set again and an
+ * {@link dev.mero.core.OperationFailedException} says so.
  *
  * <p>A requested timeout must be positive and at most {@link #maxTimeout()}; a longer one is refused
  * (an {@link InvalidInputException} naming the maximum), never silently shortened.
@@ -55,9 +58,10 @@ import java.util.regex.Pattern;
  * <h2>Output</h2>
  * Standard output and standard error are drained as they are written, so the command never blocks on a
  * full pipe. The first {@link #outputLimitBytes()} bytes of each are kept, the rest counted and discarded;
- * a command that keeps writing past the cap runs on until it exits or times out. The kept bytes are decoded
- * as UTF-8 with malformed input replaced, never cutting a character in half, and a truncated stream ends
- * with {@code \n[... output truncated: N more bytes not shown ...]}.
+ * a command that keeps writing past the cap runs on until it exits or times out. Once the command itself has
+ * exited, the JDK closes its end of the pipes, so output its background processes write later is lost. The
+ * kept bytes are decoded as UTF-8 with malformed input replaced, never cutting a character in half, and a
+ * truncated stream ends with {@code \n[... output truncated: N more bytes not shown ...]}.
  *
  * <h2>Programs</h2>
  * The program must be an ELF binary or a script starting with {@code #!}: the JDK would hand any other

@@ -35,6 +35,24 @@ class CommandRunnerOutputTest {
     }
 
     @Test
+    void an_endless_background_writer_does_not_outlive_a_command_that_exited() throws Exception {
+        Path script = Processes.script(dir, "bg.sh", "/usr/bin/yes mero-bg-writer &\n/bin/sleep 0.2\necho started\n");
+
+        long before = System.nanoTime();
+        CommandResult result = CommandRunner.builder().outputLimitBytes(1000).build()
+                .run(List.of(script.toString()), dir, Duration.ofSeconds(20));
+        Duration wallTime = Duration.ofNanos(System.nanoTime() - before);
+
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.stdoutTruncated()).isTrue();
+        assertThat(result.stdout()).hasSizeLessThanOrEqualTo(1000 + BoundedOutput.truncationMarker(
+                result.stdoutBytes()).length());
+        assertThat(wallTime).isLessThan(Duration.ofSeconds(10));
+        // killed by the runner, or by SIGPIPE once the JDK closed the pipe of the exited command
+        assertThat(Processes.runningWithArgv("/usr/bin/yes", "mero-bg-writer")).isEmpty();
+    }
+
+    @Test
     void drains_both_streams_past_the_cap_so_the_command_never_blocks() throws Exception {
         Path script = Processes.script(dir, "loud.sh", "/usr/bin/seq 1 100000\n/usr/bin/seq 1 100000 >&2\n");
         long expectedBytes = IntStream.rangeClosed(1, 100000).mapToLong(i -> Integer.toString(i).length() + 1).sum();

@@ -278,7 +278,8 @@ class CommandRunnerTest {
                 .hasMessage("outputLimitBytes 0 must be between 1 and 16777216");
         assertThatThrownBy(() -> CommandRunner.builder().allowEnvironment("A=B"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Environment variable name 'A=B' must match [A-Za-z_][A-Za-z0-9_]* (at most 256 characters)");
+                .hasMessage("Environment variable name 'A=B' must match [A-Za-z_][A-Za-z0-9_]* "
+                        + "(at most 256 characters)");
         assertThatThrownBy(() -> CommandRunner.builder().allowEnvironment("MERO_RUN_ID"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Environment variable name 'MERO_RUN_ID' is reserved: the runner tags each run's "

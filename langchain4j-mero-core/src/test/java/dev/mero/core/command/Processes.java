@@ -39,7 +39,7 @@ final class Processes {
         return pids;
     }
 
-    /** Whether a process runs: it exists and is not a zombie (where init does not reap, killed orphans stay zombies). */
+    /** Whether a process runs: it exists and is no zombie (where init does not reap, killed orphans stay zombies). */
     static boolean running(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.ISO_8859_1);
@@ -64,7 +64,7 @@ final class Processes {
         return true;
     }
 
-    /** The running processes whose argument vector is exactly {@code argv}, found through {@code /proc/<pid>/cmdline}. */
+    /** The running processes whose argument vector is exactly {@code argv}, read from {@code /proc/<pid>/cmdline}. */
     static List<Long> runningWithArgv(String... argv) {
         byte[] wanted = (String.join("\0", argv) + "\0").getBytes(StandardCharsets.UTF_8);
         List<Long> found = new ArrayList<>();
