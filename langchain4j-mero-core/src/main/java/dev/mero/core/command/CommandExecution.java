@@ -37,9 +37,15 @@ final class CommandExecution {
      * Runs the prepared process builder to the end.
      *
      * @throws OperationFailedException if the process cannot be started, or the calling thread was
-     *                                  interrupted while waiting (its interrupt flag is then set again)
+     *                                  interrupted before the start (nothing is run) or while waiting (its
+     *                                  interrupt flag is then set again)
      */
     CommandResult run(ProcessBuilder builder) {
+        if (Thread.currentThread().isInterrupted()) {
+            // a cancelled caller must not start something it would kill half-way through
+            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " was not started: "
+                    + "the calling thread was interrupted.");
+        }
         long started = System.nanoTime();
         Process process = start(builder);
         closeStandardInput(process);

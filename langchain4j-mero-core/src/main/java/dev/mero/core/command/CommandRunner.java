@@ -50,7 +50,8 @@ import java.util.regex.Pattern;
  * be read; only an OS-level container (cgroup) would catch those. The tagging relies on Linux's
  * {@code /proc}; elsewhere only descendants are found. If the calling thread is interrupted while it waits,
  * the run is killed the same way, the thread's interrupt flag is set again and an
- * {@link dev.mero.core.OperationFailedException} says so.
+ * {@link dev.mero.core.OperationFailedException} says so; a thread interrupted before the call starts
+ * nothing.
  *
  * <p>A requested timeout must be positive and at most {@link #maxTimeout()}; a longer one is refused
  * (an {@link InvalidInputException} naming the maximum), never silently shortened.
@@ -123,9 +124,9 @@ public final class CommandRunner {
      * @return the result, a non-zero exit or timeout included
      * @throws IllegalArgumentException if argv is empty, has a null or NUL-containing element, or names a
      *                                  relative program, or the directory is not an existing absolute one
-     * @throws dev.mero.core.OperationFailedException if the program cannot be started or the calling
-     *                                  thread is interrupted while waiting (the run is killed and the
-     *                                  interrupt flag set again)
+     * @throws dev.mero.core.OperationFailedException if the program cannot be started, or the calling
+     *                                  thread is interrupted before the start (nothing runs) or while
+     *                                  waiting (the run is killed and the interrupt flag set again)
      */
     public CommandResult run(List<String> argv, Path workingDirectory) {
         return run(argv, workingDirectory, defaultTimeout);

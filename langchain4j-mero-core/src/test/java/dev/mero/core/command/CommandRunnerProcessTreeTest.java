@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Real process trees: background children, a double-forked {@code setsid} daemon, a child that dropped the
@@ -148,6 +149,21 @@ class CommandRunnerProcessTreeTest {
         assertThat(flagKept).isTrue();
         assertNoneRuns(pids(1));
         assertThat(Processes.runningWithArgv("/bin/sleep", "1010")).isEmpty();
+    }
+
+    @Test
+    void an_already_interrupted_caller_starts_nothing() {
+        Path marker = dir.resolve("ran");
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> runner.run(List.of("/usr/bin/touch", marker.toString()), dir))
+                    .isInstanceOf(OperationFailedException.class)
+                    .hasMessage("Command '/usr/bin/touch' was not started: the calling thread was interrupted.");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(marker).doesNotExist();
     }
 
     @Test
