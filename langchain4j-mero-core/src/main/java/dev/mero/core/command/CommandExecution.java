@@ -1,0 +1,138 @@
+package dev.mero.core.command;
+
+import dev.mero.core.Messages;
+import dev.mero.core.OperationFailedException;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One run of one command: starts the process, drains its output, waits for it within the timeout, kills
+ * its whole process tree afterwards, and assembles the {@link CommandResult}. Used once, by one thread.
+ *
+ * <p>Whatever happens (exit, timeout, interrupt, an unexpected error), the run's processes are killed and
+ * its drainer threads stopped before this class returns or throws.
+ */
+final class CommandExecution {
+
+    private static final long EXIT_CODE_WAIT_MILLIS = 5_000;
+
+    private final List<String> argv;
+    private final Duration timeout;
+    private final int outputLimitBytes;
+    private final ProcessTreeReaper reaper;
+    private boolean interrupted;
+
+    CommandExecution(List<String> argv, Duration timeout, int outputLimitBytes, RunMarker marker,
+                     Duration killGracePeriod) {
+        this.argv = argv;
+        this.timeout = timeout;
+        this.outputLimitBytes = outputLimitBytes;
+        this.reaper = new ProcessTreeReaper(marker, killGracePeriod);
+    }
+
+    /**
+     * Runs the prepared process builder to the end.
+     *
+     * @throws OperationFailedException if the process cannot be started, or the calling thread was
+     *                                  interrupted before the start (nothing is run) or while waiting (its
+     *                                  interrupt flag is then set again)
+     */
+    CommandResult run(ProcessBuilder builder) {
+        if (Thread.currentThread().isInterrupted()) {
+            // a cancelled caller must not start something it would kill half-way through
+            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " was not started: "
+                    + "the calling thread was interrupted.");
+        }
+        long started = System.nanoTime();
+        Process process = start(builder);
+        closeStandardInput(process);
+        String threadName = "mero-runner-" + process.pid();
+        OutputDrainer stdout = null;
+        OutputDrainer stderr = null;
+        boolean exited = false;
+        boolean waitInterrupted = false;
+        boolean killed = false;
+        int killedProcesses = 0;
+        long ended;
+        try {
+            stdout = OutputDrainer.start(process.getInputStream(), outputLimitBytes, threadName + "-stdout");
+            stderr = OutputDrainer.start(process.getErrorStream(), outputLimitBytes, threadName + "-stderr");
+            try {
+                exited = process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                waitInterrupted = true;
+            }
+            ended = System.nanoTime();
+            // after a timeout this kills the command itself; after an exit, what it left running
+            killedProcesses = reaper.killAll(process.toHandle());
+            killed = true;
+            if (!exited) {
+                ended = System.nanoTime();
+            }
+        } finally {
+            if (!killed) {
+                reaper.killAll(process.toHandle()); // an unexpected failure must not leave processes behind
+            }
+            interrupted |= reaper.wasInterrupted();
+            interrupted |= stdout != null && stdout.finish();
+            interrupted |= stderr != null && stderr.finish();
+        }
+        int exitCode = exitCode(process);
+        if (interrupted || waitInterrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (waitInterrupted) {
+            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " was interrupted "
+                    + "before it finished and was killed"
+                    + (killedProcesses == 0 ? "" : " (with its " + CommandResult.processes(killedProcesses, "child")
+                    + ")") + ".");
+        }
+        BoundedOutput out = stdout.output();
+        BoundedOutput err = stderr.output();
+        return CommandResult.builder()
+                .argv(argv)
+                .exitCode(exitCode)
+                .stdout(out.text(), out.truncated(), out.totalBytes())
+                .stderr(err.text(), err.truncated(), err.totalBytes())
+                .duration(Duration.ofNanos(ended - started))
+                .timeout(timeout)
+                .timedOut(!exited)
+                .killedProcesses(killedProcesses)
+                .build();
+    }
+
+    private Process start(ProcessBuilder builder) {
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            // the JDK's cause carries the errno text ("error=13, Permission denied") without the wrapping
+            String reason = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " could not be started: "
+                    + reason + ".", e);
+        }
+    }
+
+    /** The command reads end-of-file at once: it can never wait for input nobody will type. */
+    private static void closeStandardInput(Process process) {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // already closed
+        }
+    }
+
+    private int exitCode(Process process) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_CODE_WAIT_MILLIS);
+        while (true) {
+            try {
+                return process.waitFor(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)
+                        ? process.exitValue() : -1;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+    }
+}

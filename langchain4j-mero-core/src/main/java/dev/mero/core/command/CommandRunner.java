@@ -1,0 +1,423 @@
+package dev.mero.core.command;
+
+import dev.mero.core.InvalidInputException;
+import dev.mero.core.Messages;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Runs one command, given as an argument vector, the safe way: never through a shell, with standard input
+ * closed, an environment built from an allowlist, a timeout that kills the whole process tree, and output
+ * capped per stream. The runner decides nothing about which commands may run; callers check the command
+ * policy first and hand the runner an absolute program path and a working directory the policy allowed.
+ *
+ * <pre>{@code
+ * CommandRunner runner = CommandRunner.builder()
+ *         .defaultTimeout(Duration.ofSeconds(30))
+ *         .maxTimeout(Duration.ofMinutes(5))
+ *         .outputLimitBytes(64 * 1024)
+ *         .environment("PATH", "/usr/bin:/bin")
+ *         .build();
+ * CommandResult result = runner.run(List.of("/usr/bin/git", "status"), workspace);
+ * }</pre>
+ *
+ * <h2>Environment</h2>
+ * The child sees only variables named in the allowlist ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ} by
+ * default, extended with {@link Builder#allowEnvironment(String...)}) that the JVM itself has, plus fixed
+ * values set with {@link Builder#environment(String, String)}, which win. Every other variable of the JVM, its
+ * secrets included, never reaches the child. The runner adds {@code MERO_RUN_ID=<random uuid>} to tag the
+ * run's processes.
+ *
+ * <h2>Timeout and process tree</h2>
+ * A command still running at its timeout is killed with its whole process tree: {@code SIGTERM}, a short
+ * grace period ({@link Builder#killGracePeriod(Duration)}), then {@code SIGKILL}. The tree is found twice
+ * over: the processes carrying the run's {@code MERO_RUN_ID} in {@code /proc/<pid>/environ} (daemons that
+ * double-forked or called {@code setsid} included) and the command's descendants. Background processes
+ * still running when the command exits are killed the same way and counted in
+ * {@link CommandResult#killedProcesses()}: a run leaves no process behind. A process that both clears its
+ * environment and leaves the process tree escapes both nets, and a set-user-ID program's environment cannot
+ * be read; only an OS-level container (cgroup) would catch those. The tagging relies on Linux's
+ * {@code /proc}; elsewhere only descendants are found. If the calling thread is interrupted while it waits,
+ * the run is killed the same way, the thread's interrupt flag is set again and an
+ * {@link dev.mero.core.OperationFailedException} says so; a thread interrupted before the call starts
+ * nothing.
+ *
+ * <p>A requested timeout must be positive and at most {@link #maxTimeout()}; a longer one is refused
+ * (an {@link InvalidInputException} naming the maximum), never silently shortened.
+ *
+ * <h2>Output</h2>
+ * Standard output and standard error are drained as they are written, so the command never blocks on a
+ * full pipe. The first {@link #outputLimitBytes()} bytes of each are kept, the rest counted and discarded;
+ * a command that keeps writing past the cap runs on until it exits or times out. Once the command itself has
+ * exited, the JDK closes its end of the pipes, so output its background processes write later is lost. The
+ * kept bytes are decoded as UTF-8 with malformed input replaced, never cutting a character in half, and a
+ * truncated stream ends with {@code \n[... output truncated: N more bytes not shown ...]}.
+ *
+ * <h2>Programs</h2>
+ * The program must be an ELF binary or a script starting with {@code #!}: the JDK would hand any other
+ * executable file to {@code /bin/sh}, so the runner refuses it.
+ *
+ * <p>Instances are immutable and thread-safe; concurrent runs are independent. Each run uses two daemon
+ * threads named {@code mero-runner-<pid>-stdout} and {@code -stderr}, which end before the run returns.
+ */
+public final class CommandRunner {
+
+    /** The variables a child may inherit from the JVM unless more are allowed. */
+    public static final List<String> DEFAULT_ENVIRONMENT = List.of("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ");
+    /** The default timeout of a run. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /** The default longest timeout a run may ask for. */
+    public static final Duration DEFAULT_MAX_TIMEOUT = Duration.ofMinutes(5);
+    /** The default number of bytes kept of each output stream. */
+    public static final int DEFAULT_OUTPUT_LIMIT_BYTES = 64 * 1024;
+    /** The largest per-stream output limit a runner may be built with. */
+    public static final int MAX_OUTPUT_LIMIT_BYTES = 16 * 1024 * 1024;
+    /** The default time between {@code SIGTERM} and {@code SIGKILL} when a process tree is killed. */
+    public static final Duration DEFAULT_KILL_GRACE_PERIOD = Duration.ofMillis(200);
+
+    private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+    private static final Duration MAX_KILL_GRACE_PERIOD = Duration.ofSeconds(10);
+    private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,255}");
+
+    private final Duration defaultTimeout;
+    private final Duration maxTimeout;
+    private final int outputLimitBytes;
+    private final Set<String> allowedEnvironment;
+    private final Map<String, String> fixedEnvironment;
+    private final Duration killGracePeriod;
+
+    private CommandRunner(Builder builder) {
+        this.defaultTimeout = builder.defaultTimeout;
+        this.maxTimeout = builder.maxTimeout;
+        this.outputLimitBytes = builder.outputLimitBytes;
+        this.allowedEnvironment = Collections.unmodifiableSet(new LinkedHashSet<>(builder.allowedEnvironment));
+        this.fixedEnvironment = Collections.unmodifiableMap(new LinkedHashMap<>(builder.fixedEnvironment));
+        this.killGracePeriod = builder.killGracePeriod;
+    }
+
+    /**
+     * Starts a builder with the defaults: 30 s timeout, 5 min maximum, 64 KiB per stream, the default
+     * environment allowlist, 200 ms kill grace period.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs a command with the {@link #defaultTimeout() default timeout}.
+     *
+     * @param argv             the argument vector; element 0 is the absolute path of the program
+     * @param workingDirectory an existing absolute directory, one the policy allows to execute in
+     * @return the result, a non-zero exit or timeout included
+     * @throws IllegalArgumentException if argv is empty, has a null or NUL-containing element, or names a
+     *                                  relative program, or the directory is not an existing absolute one
+     * @throws dev.mero.core.OperationFailedException if the program cannot be started, or the calling
+     *                                  thread is interrupted before the start (nothing runs) or while
+     *                                  waiting (the run is killed and the interrupt flag set again)
+     */
+    public CommandResult run(List<String> argv, Path workingDirectory) {
+        return run(argv, workingDirectory, defaultTimeout);
+    }
+
+    /**
+     * Runs a command with the given timeout.
+     *
+     * @param argv             the argument vector; element 0 is the absolute path of the program
+     * @param workingDirectory an existing absolute directory, one the policy allows to execute in
+     * @param timeout          how long the command may run, at most {@link #maxTimeout()}
+     * @return the result, a non-zero exit or timeout included
+     * @throws IllegalArgumentException as for {@link #run(List, Path)}, or if the timeout is null
+     * @throws InvalidInputException    if the timeout is not positive or above the maximum
+     * @throws dev.mero.core.OperationFailedException as for {@link #run(List, Path)}
+     */
+    public CommandResult run(List<String> argv, Path workingDirectory, Duration timeout) {
+        List<String> command = checkedArgv(argv);
+        Path directory = checkedDirectory(workingDirectory);
+        Duration limit = checkedTimeout(timeout);
+        ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)));
+
+        RunMarker marker = RunMarker.create();
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.PIPE);
+        Map<String, String> environment = builder.environment();
+        environment.clear();
+        environment.putAll(childEnvironment(marker));
+        return new CommandExecution(command, limit, outputLimitBytes, marker, killGracePeriod).run(builder);
+    }
+
+    /**
+     * The timeout of a run that asks for none.
+     *
+     * @return the default timeout
+     */
+    public Duration defaultTimeout() {
+        return defaultTimeout;
+    }
+
+    /**
+     * The longest timeout a run may ask for.
+     *
+     * @return the maximum timeout
+     */
+    public Duration maxTimeout() {
+        return maxTimeout;
+    }
+
+    /**
+     * How many bytes of each output stream are kept.
+     *
+     * @return the per-stream limit
+     */
+    public int outputLimitBytes() {
+        return outputLimitBytes;
+    }
+
+    /**
+     * The names of the JVM's variables a child may inherit, the defaults included.
+     *
+     * @return an immutable set in the order names were allowed
+     */
+    public Set<String> allowedEnvironment() {
+        return allowedEnvironment;
+    }
+
+    /**
+     * The variables every child gets with a fixed value, whatever the JVM has.
+     *
+     * @return an immutable map
+     */
+    public Map<String, String> fixedEnvironment() {
+        return fixedEnvironment;
+    }
+
+    /**
+     * The time killed processes get between {@code SIGTERM} and {@code SIGKILL}.
+     *
+     * @return the grace period
+     */
+    public Duration killGracePeriod() {
+        return killGracePeriod;
+    }
+
+    @Override
+    public String toString() {
+        return "CommandRunner{defaultTimeout=" + DurationText.of(defaultTimeout)
+                + ", maxTimeout=" + DurationText.of(maxTimeout) + ", outputLimitBytes=" + outputLimitBytes
+                + ", allowedEnvironment=" + allowedEnvironment + ", fixedEnvironment=" + fixedEnvironment.keySet()
+                + "}";
+    }
+
+    private Map<String, String> childEnvironment(RunMarker marker) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        for (String name : allowedEnvironment) {
+            String value = System.getenv(name);
+            if (value != null) {
+                environment.put(name, value);
+            }
+        }
+        environment.putAll(fixedEnvironment);
+        environment.put(RunMarker.VARIABLE, marker.value());
+        return environment;
+    }
+
+    private static List<String> checkedArgv(List<String> argv) {
+        if (argv == null || argv.isEmpty()) {
+            throw new IllegalArgumentException("argv must hold at least the program, got " + argv);
+        }
+        List<String> command = new ArrayList<>(argv.size());
+        for (int i = 0; i < argv.size(); i++) {
+            String argument = argv.get(i);
+            if (argument == null) {
+                throw new IllegalArgumentException("argv[" + i + "] is null in " + argv);
+            }
+            if (argument.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("argv[" + i + "] " + Messages.quote(argument)
+                        + " contains a NUL character");
+            }
+            command.add(argument);
+        }
+        if (!Path.of(command.get(0)).isAbsolute()) {
+            throw new IllegalArgumentException("Program " + Messages.quote(command.get(0))
+                    + " must be an absolute path, resolved by the command policy");
+        }
+        return List.copyOf(command);
+    }
+
+    private static Path checkedDirectory(Path directory) {
+        if (directory == null || !directory.isAbsolute() || !Files.isDirectory(directory)) {
+            throw new IllegalArgumentException("Working directory "
+                    + Messages.quote(directory == null ? null : directory.toString())
+                    + " must be an existing absolute directory");
+        }
+        return directory;
+    }
+
+    private Duration checkedTimeout(Duration timeout) {
+        if (timeout == null) {
+            throw new IllegalArgumentException("timeout must not be null; use run(argv, directory) for the default");
+        }
+        if (timeout.compareTo(MIN_TIMEOUT) < 0) {
+            throw new InvalidInputException("Timeout " + DurationText.of(timeout) + " is too short: ask for a "
+                    + "timeout between " + DurationText.of(MIN_TIMEOUT) + " and " + DurationText.of(maxTimeout) + ".");
+        }
+        if (timeout.compareTo(maxTimeout) > 0) {
+            throw new InvalidInputException("Timeout " + DurationText.of(timeout) + " is above the maximum of "
+                    + DurationText.of(maxTimeout) + ": ask for at most " + DurationText.of(maxTimeout) + ".");
+        }
+        return timeout;
+    }
+
+    /** Builds a {@link CommandRunner}. */
+    public static final class Builder {
+
+        private Duration defaultTimeout = DEFAULT_TIMEOUT;
+        private Duration maxTimeout = DEFAULT_MAX_TIMEOUT;
+        private int outputLimitBytes = DEFAULT_OUTPUT_LIMIT_BYTES;
+        private final Set<String> allowedEnvironment = new LinkedHashSet<>(DEFAULT_ENVIRONMENT);
+        private final Map<String, String> fixedEnvironment = new LinkedHashMap<>();
+        private Duration killGracePeriod = DEFAULT_KILL_GRACE_PERIOD;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the timeout of runs that ask for none (default 30 s); it must not exceed the maximum.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
+        public Builder defaultTimeout(Duration timeout) {
+            this.defaultTimeout = positive("defaultTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * Sets the longest timeout a run may ask for (default 5 min); longer requests are refused.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
+        public Builder maxTimeout(Duration timeout) {
+            this.maxTimeout = positive("maxTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * Sets how many bytes of each output stream are kept (default 64 KiB).
+         *
+         * @param bytes between 1 and {@value CommandRunner#MAX_OUTPUT_LIMIT_BYTES} (16 MiB)
+         * @return this builder
+         */
+        public Builder outputLimitBytes(int bytes) {
+            if (bytes < 1 || bytes > MAX_OUTPUT_LIMIT_BYTES) {
+                throw new IllegalArgumentException("outputLimitBytes " + bytes + " must be between 1 and "
+                        + MAX_OUTPUT_LIMIT_BYTES);
+            }
+            this.outputLimitBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Lets children inherit more of the JVM's variables, by name, in addition to the defaults
+         * ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ}). A name the JVM does not have is simply not
+         * passed.
+         *
+         * @param names variable names, {@code [A-Za-z_][A-Za-z0-9_]*}
+         * @return this builder
+         */
+        public Builder allowEnvironment(String... names) {
+            Objects.requireNonNull(names, "names");
+            for (String name : names) {
+                allowedEnvironment.add(checkedName(name));
+            }
+            return this;
+        }
+
+        /**
+         * Gives every child a variable with a fixed value, whatever the JVM has; for example a {@code PATH}
+         * equal to the context's command search path. Overrides an inherited value of the same name.
+         *
+         * @param name  a variable name, {@code [A-Za-z_][A-Za-z0-9_]*}
+         * @param value the value, without NUL characters
+         * @return this builder
+         */
+        public Builder environment(String name, String value) {
+            String checked = checkedName(name);
+            if (value == null || value.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("Value " + Messages.quote(value) + " of variable "
+                        + Messages.quote(name) + " must be non-null and free of NUL characters");
+            }
+            fixedEnvironment.put(checked, value);
+            return this;
+        }
+
+        /**
+         * Sets the time killed processes get between {@code SIGTERM} and {@code SIGKILL} (default 200 ms).
+         *
+         * @param gracePeriod between zero and 10 s
+         * @return this builder
+         */
+        public Builder killGracePeriod(Duration gracePeriod) {
+            if (gracePeriod == null || gracePeriod.isNegative() || gracePeriod.compareTo(MAX_KILL_GRACE_PERIOD) > 0) {
+                throw new IllegalArgumentException("killGracePeriod " + text(gracePeriod)
+                        + " must be between zero and " + DurationText.of(MAX_KILL_GRACE_PERIOD));
+            }
+            this.killGracePeriod = gracePeriod;
+            return this;
+        }
+
+        /**
+         * Builds the runner.
+         *
+         * @return the runner
+         * @throws IllegalArgumentException if the default timeout exceeds the maximum
+         */
+        public CommandRunner build() {
+            if (defaultTimeout.compareTo(maxTimeout) > 0) {
+                throw new IllegalArgumentException("defaultTimeout " + DurationText.of(defaultTimeout)
+                        + " must not exceed maxTimeout " + DurationText.of(maxTimeout));
+            }
+            return new CommandRunner(this);
+        }
+
+        private static Duration positive(String what, Duration timeout) {
+            if (timeout == null || timeout.compareTo(MIN_TIMEOUT) < 0) {
+                throw new IllegalArgumentException(what + " " + text(timeout) + " must be at least "
+                        + DurationText.of(MIN_TIMEOUT));
+            }
+            return timeout;
+        }
+
+        private static String text(Duration duration) {
+            return duration == null ? "null" : DurationText.of(duration);
+        }
+
+        private static String checkedName(String name) {
+            if (name == null || !VARIABLE_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("Environment variable name " + Messages.quote(name)
+                        + " must match [A-Za-z_][A-Za-z0-9_]* (at most 256 characters)");
+            }
+            if (name.equals(RunMarker.VARIABLE)) {
+                throw new IllegalArgumentException("Environment variable name " + Messages.quote(name)
+                        + " is reserved: the runner tags each run's processes with it");
+            }
+            return name;
+        }
+    }
+}
