@@ -34,9 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Each backend call runs on a new daemon thread named {@code mero-approval-N}. On timeout the thread is
  * interrupted and abandoned: a backend that ignores interrupts cannot block the chain, and because the
  * thread is a daemon it cannot keep the JVM alive; it ends when the backend finally returns. At most
- * {@link Builder#maxConcurrentCalls(int) maxConcurrentCalls} backend calls of one chain run at once, hung
- * ones included, so hanging backends cannot pile up threads without bound: a call that finds no free slot
- * within its timeout counts as timed out.
+ * {@link Builder#maxConcurrentCalls(int) maxConcurrentCalls} calls of each backend run at once, hung ones
+ * included, so a hanging backend cannot pile up threads without bound: a call that finds no free slot for
+ * a backend within the timeout counts as that backend timing out, and the chain moves on.
  *
  * <p>If the thread calling {@link #decide(ApprovalRequest)} is interrupted while it waits, the chain stops,
  * interrupts the running backend and throws {@link InterruptedException}; {@link ApprovalGate} turns that
@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ChainedApproval implements ApprovalBackend {
 
-    /** Default bound on simultaneous backend calls of one chain. */
+    /** Default bound on simultaneous calls of one backend of a chain. */
     public static final int DEFAULT_MAX_CONCURRENT_CALLS = 64;
 
     private static final Logger LOG = LoggerFactory.getLogger(ChainedApproval.class);
@@ -54,7 +54,8 @@ public final class ChainedApproval implements ApprovalBackend {
     private final Duration perBackendTimeout;
     private final List<ApprovalBackend> backends;
     private final int maxConcurrentCalls;
-    private final Semaphore slots;
+    /** One set of slots per backend, so that a hanging backend only ever blocks itself. */
+    private final List<Semaphore> slots;
 
     private ChainedApproval(Builder builder) {
         if (builder.perBackendTimeout == null) {
@@ -67,7 +68,9 @@ public final class ChainedApproval implements ApprovalBackend {
         this.perBackendTimeout = builder.perBackendTimeout;
         this.backends = List.copyOf(builder.backends);
         this.maxConcurrentCalls = builder.maxConcurrentCalls;
-        this.slots = new Semaphore(maxConcurrentCalls);
+        List<Semaphore> perBackend = new ArrayList<>();
+        backends.forEach(backend -> perBackend.add(new Semaphore(maxConcurrentCalls)));
+        this.slots = List.copyOf(perBackend);
     }
 
     /**
@@ -140,14 +143,15 @@ public final class ChainedApproval implements ApprovalBackend {
     /** Runs one backend on its own daemon thread; anything but a decision within the timeout is ABSTAIN. */
     private ApprovalDecision ask(int index, ApprovalRequest request) throws InterruptedException {
         ApprovalBackend backend = backends.get(index);
+        Semaphore backendSlots = slots.get(index);
         long deadline = System.nanoTime() + perBackendTimeout.toNanos();
-        if (!slots.tryAcquire(perBackendTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
-            LOG.warn("Approval backend #{} ({}) not asked for request {}: {} calls of this chain are still "
+        if (!backendSlots.tryAcquire(perBackendTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            LOG.warn("Approval backend #{} ({}) not asked for request {}: {} earlier calls of it are still "
                     + "running; passing to the next backend", index, backend, request.id(), maxConcurrentCalls);
             return ApprovalDecision.ABSTAIN;
         }
         CompletableFuture<ApprovalDecision> answer = new CompletableFuture<>();
-        Thread worker = start(backend, request, answer);
+        Thread worker = start(backend, backendSlots, request, answer);
         try {
             ApprovalDecision decision = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return decision == null ? ApprovalDecision.ABSTAIN : decision;
@@ -166,21 +170,22 @@ public final class ChainedApproval implements ApprovalBackend {
         }
     }
 
-    private Thread start(ApprovalBackend backend, ApprovalRequest request, CompletableFuture<ApprovalDecision> answer) {
+    private static Thread start(ApprovalBackend backend, Semaphore backendSlots, ApprovalRequest request,
+                                CompletableFuture<ApprovalDecision> answer) {
         Thread worker = new Thread(() -> {
             try {
                 answer.complete(backend.decide(request));
             } catch (Throwable t) {
                 answer.completeExceptionally(t);
             } finally {
-                slots.release(); // the slot is held until the backend really returns, hung or not
+                backendSlots.release(); // held until the backend really returns, hung or not
             }
         }, THREAD_PREFIX + THREAD_NUMBER.incrementAndGet());
         worker.setDaemon(true);
         try {
             worker.start();
         } catch (Throwable t) {
-            slots.release();
+            backendSlots.release();
             throw t;
         }
         return worker;
@@ -235,7 +240,7 @@ public final class ChainedApproval implements ApprovalBackend {
         }
 
         /**
-         * Bounds how many backend calls of this chain may run at once, calls to hung backends included
+         * Bounds how many calls of each backend of this chain may run at once, hung calls included
          * (default {@value ChainedApproval#DEFAULT_MAX_CONCURRENT_CALLS}).
          *
          * @param maxConcurrentCalls at least 1

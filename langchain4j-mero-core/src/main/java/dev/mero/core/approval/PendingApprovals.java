@@ -177,7 +177,11 @@ public final class PendingApprovals implements ApprovalBackend {
          * @return this builder
          */
         public Builder timeout(Duration timeout) {
-            this.timeout = Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("PendingApprovals timeout must be positive, got " + timeout);
+            }
+            this.timeout = timeout;
             return this;
         }
 
@@ -211,7 +215,6 @@ public final class PendingApprovals implements ApprovalBackend {
          * Builds the registry.
          *
          * @return the registry
-         * @throws IllegalArgumentException if the timeout is not positive
          */
         public PendingApprovals build() {
             return new PendingApprovals(this);
