@@ -147,11 +147,7 @@ public final class CallbackApproval implements ApprovalBackend {
          * @return this builder
          */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("CallbackApproval timeout must be positive, got " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Timeouts.requirePositive(timeout, "CallbackApproval timeout");
             return this;
         }
 

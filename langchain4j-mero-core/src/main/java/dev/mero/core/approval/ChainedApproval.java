@@ -208,12 +208,7 @@ public final class ChainedApproval implements ApprovalBackend {
          * @return this builder
          */
         public Builder perBackendTimeout(Duration perBackendTimeout) {
-            Objects.requireNonNull(perBackendTimeout, "perBackendTimeout");
-            if (perBackendTimeout.isNegative() || perBackendTimeout.isZero()) {
-                throw new IllegalArgumentException("ChainedApproval per-backend timeout must be positive, got "
-                        + perBackendTimeout);
-            }
-            this.perBackendTimeout = perBackendTimeout;
+            this.perBackendTimeout = Timeouts.requirePositive(perBackendTimeout, "ChainedApproval per-backend timeout");
             return this;
         }
 

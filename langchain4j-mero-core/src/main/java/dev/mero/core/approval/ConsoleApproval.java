@@ -276,11 +276,7 @@ public final class ConsoleApproval implements ApprovalBackend {
          * @return this builder
          */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("ConsoleApproval timeout must be positive, got " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Timeouts.requirePositive(timeout, "ConsoleApproval timeout");
             return this;
         }
 

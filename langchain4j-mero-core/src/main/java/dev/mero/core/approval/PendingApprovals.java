@@ -177,11 +177,7 @@ public final class PendingApprovals implements ApprovalBackend {
          * @return this builder
          */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("PendingApprovals timeout must be positive, got " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Timeouts.requirePositive(timeout, "PendingApprovals timeout");
             return this;
         }
 

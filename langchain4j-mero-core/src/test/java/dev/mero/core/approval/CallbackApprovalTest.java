@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -106,23 +105,14 @@ class CallbackApprovalTest {
     @Test
     void anInterruptCancelsTheQuestion() throws Exception {
         CallbackApproval approval = capturing().build();
-        CountDownLatch asked = new CountDownLatch(1);
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread waiting = new Thread(() -> {
-            try {
-                outcome.complete(new AssertionError("decided " + approval.decide(request)));
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
-        waiting.start();
+        BlockingCall waiting = BlockingCall.start(() -> approval.decide(request));
         while (handedOut.get() == null) {
-            asked.await(5, TimeUnit.MILLISECONDS);
+            Thread.sleep(5);
         }
 
         waiting.interrupt();
 
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        assertThat(waiting.failure()).isInstanceOf(InterruptedException.class);
         assertThat(handedOut.get()).isCancelled();
     }
 

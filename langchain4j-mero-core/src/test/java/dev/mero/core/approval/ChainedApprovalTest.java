@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -290,20 +289,12 @@ class ChainedApprovalTest {
             }
         };
         ChainedApproval chain = ChainedApproval.of(LONG, waiting, answering("b", ApprovalDecision.APPROVED));
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try {
-                outcome.complete(new AssertionError("decided " + chain.decide(request)));
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
 
-        caller.start();
+        BlockingCall caller = BlockingCall.start(() -> chain.decide(request));
         assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
         caller.interrupt();
 
-        assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        assertThat(caller.failure()).isInstanceOf(InterruptedException.class);
         assertThat(backendInterrupted.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(asked()).isEmpty();
     }
@@ -316,25 +307,17 @@ class ChainedApprovalTest {
             release.await();
             return ApprovalDecision.APPROVED;
         })).build();
-        AtomicBoolean flagAfter = new AtomicBoolean();
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try {
-                gate.approve(request);
-                outcome.complete(null);
-            } catch (Throwable t) {
-                flagAfter.set(Thread.currentThread().isInterrupted());
-                outcome.complete(t);
-            }
-        });
 
-        caller.start();
+        BlockingCall caller = BlockingCall.start(() -> {
+            gate.approve(request);
+            return "approved";
+        });
         assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
         caller.interrupt();
 
-        assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(ApprovalDeniedException.class)
+        assertThat(caller.failure()).isInstanceOf(ApprovalDeniedException.class)
                 .hasMessage("Action 'WRITE: /ws/a.txt' was not approved for context 'worker_1'.");
-        assertThat(flagAfter).isTrue();
+        assertThat(caller.interruptedAtEnd()).isTrue();
     }
 
     @Test

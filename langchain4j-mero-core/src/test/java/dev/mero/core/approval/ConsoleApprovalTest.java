@@ -186,20 +186,12 @@ class ConsoleApprovalTest {
     void anInterruptEndsTheWaitPromptly() throws Exception {
         try (PipedWriter keyboard = new PipedWriter(); PipedReader input = new PipedReader(keyboard)) {
             ConsoleApproval console = scripted(input, Duration.ofMinutes(5));
-            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread waiting = new Thread(() -> {
-                try {
-                    outcome.complete(new AssertionError("decided " + console.decide(request)));
-                } catch (Throwable t) {
-                    outcome.complete(t);
-                }
-            });
-            waiting.start();
+            BlockingCall waiting = BlockingCall.start(() -> console.decide(request));
             awaitPrompt();
 
             waiting.interrupt();
 
-            assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+            assertThat(waiting.failure()).isInstanceOf(InterruptedException.class);
         }
     }
 
