@@ -76,8 +76,9 @@ public final class ApprovalRequest {
         this.contextName = builder.contextName;
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
         this.argv = builder.argv;
+        // An explicit subject wins, then the command line, then the checked path's virtual form.
         this.subject = builder.subject != null ? builder.subject
-                : argv.isEmpty() ? null : String.join(" ", argv);
+                : !argv.isEmpty() ? String.join(" ", argv) : builder.targetSubject;
         if (subject == null && builder.action == null) {
             throw new IllegalArgumentException("ApprovalRequest needs a subject: call subject(...), target(ResolvedPath), "
                     + "argv(...) or action(...) on the builder");
@@ -248,6 +249,7 @@ public final class ApprovalRequest {
         private EnumSet<Permission> permissions = EnumSet.noneOf(Permission.class);
         private String action;
         private String subject;
+        private String targetSubject;
         private Path target;
         private List<String> argv = List.of();
         private String details;
@@ -353,8 +355,9 @@ public final class ApprovalRequest {
 
         /**
          * Sets the target from a checked path: its canonical real path becomes the {@linkplain
-         * ApprovalRequest#target() target} and its virtual path the {@linkplain ApprovalRequest#subject()
-         * subject}.
+         * ApprovalRequest#target() target}, and its virtual path the {@linkplain ApprovalRequest#subject()
+         * subject} unless a subject or an argument vector is given (for a command, the target is its working
+         * directory and the subject its command line).
          *
          * @param target a target a security context resolved
          * @return this builder
@@ -362,7 +365,7 @@ public final class ApprovalRequest {
         public Builder target(ResolvedPath target) {
             Objects.requireNonNull(target, "target");
             this.target = target.realPath();
-            this.subject = target.virtualPath();
+            this.targetSubject = target.virtualPath();
             return this;
         }
 

@@ -122,7 +122,7 @@ public final class ConsoleApproval implements ApprovalBackend {
             return ApprovalDecision.DENIED; // the human did not get to this question in time
         }
         try {
-            return ask(request, in, out != null ? out : new PrintWriter(Writer.nullWriter()), deadline);
+            return ask(request, in, out, deadline);
         } finally {
             prompting.unlock();
         }
@@ -246,7 +246,7 @@ public final class ConsoleApproval implements ApprovalBackend {
         }
 
         /**
-         * Reads answers from this input instead of the terminal.
+         * Reads answers from this input instead of the terminal; an {@link #output(Writer)} is then required.
          *
          * @param input the input; its {@link Reader#ready()} must report typed text, as terminal and pipe
          *              readers do
@@ -296,8 +296,13 @@ public final class ConsoleApproval implements ApprovalBackend {
          * Builds the backend.
          *
          * @return the backend
+         * @throws IllegalArgumentException if an input was given without an output, so prompts would be lost
          */
         public ConsoleApproval build() {
+            if (input != null && output == null) {
+                throw new IllegalArgumentException("ConsoleApproval with its own input needs an output too; "
+                        + "call output(...) on the builder so the human sees the question");
+            }
             return new ConsoleApproval(this);
         }
     }

@@ -74,6 +74,33 @@ class ApprovalRequestTest {
     }
 
     @Test
+    void aCommandWithAWorkingDirectoryIsNamedByItsCommandLine() throws Exception {
+        Path workspace = Files.createDirectory(dir.resolve("workspace"));
+        SecurityContext context = SecurityContext.builder().name("worker_1")
+                .path(PathEntry.of(workspace.toString(), "ws", Permission.EXECUTE)).build();
+        ResolvedPath cwd = context.checkPathAccess("/ws", Permission.EXECUTE);
+
+        ApprovalRequest request = ApprovalRequest.builder().contextName("worker_1").permissions(Permission.EXECUTE)
+                .target(cwd).argv(List.of("make", "test")).build();
+
+        assertThat(request.action()).isEqualTo("EXECUTE: make test");
+        assertThat(request.target()).contains(workspace.toRealPath());
+    }
+
+    @Test
+    void anExplicitSubjectWinsOverTheTargetsVirtualPath() throws Exception {
+        Path workspace = Files.createDirectory(dir.resolve("workspace"));
+        SecurityContext context = SecurityContext.builder().name("worker_1")
+                .path(PathEntry.of(workspace.toString(), "ws", Permission.WRITE)).build();
+
+        ApprovalRequest request = ApprovalRequest.builder().contextName("worker_1").permissions(Permission.WRITE)
+                .subject("/ws/a.txt (append)").target(context.checkPathAccess("/ws/a.txt", Permission.WRITE))
+                .build();
+
+        assertThat(request.action()).isEqualTo("WRITE: /ws/a.txt (append)");
+    }
+
+    @Test
     void anExplicitActionWins() {
         ApprovalRequest request = ApprovalRequest.builder().contextName("c").permissions(Permission.DELETE)
                 .action("DELETE: everything in /ws/tmp").build();

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 @Timeout(30)
@@ -193,6 +194,17 @@ class ConsoleApprovalTest {
 
             assertThat(waiting.failure()).isInstanceOf(InterruptedException.class);
         }
+    }
+
+    @Test
+    void anInputWithoutAnOutputIsRejected() {
+        assertThatThrownBy(() -> ConsoleApproval.builder().input(new StringReader("y\n")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ConsoleApproval with its own input needs an output too; call output(...) on the "
+                        + "builder so the human sees the question");
+        assertThatThrownBy(() -> ConsoleApproval.builder().timeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ConsoleApproval timeout must be positive, got PT0S");
     }
 
     @Test
