@@ -165,7 +165,7 @@ public final class ConsoleApproval implements ApprovalBackend {
 
     private ApprovalDecision ask(ApprovalRequest request, Reader in, PrintWriter out, long deadline)
             throws InterruptedException, IOException {
-        if (inputEnded || discardTypeAhead && !discardTypeAhead(in)) {
+        if (inputEnded || discardTypeAhead && !discardTypeAhead(in, deadline)) {
             return ApprovalDecision.ABSTAIN;
         }
         out.print(describe(request));
@@ -174,13 +174,18 @@ public final class ConsoleApproval implements ApprovalBackend {
         StringBuilder answer = new StringBuilder();
         int length = 0;
         while (true) {
+            // Checked on every character too, so an endless line can neither hold the question open nor
+            // make the wait deaf to interrupts.
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for an approval answer");
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                out.println();
+                out.println("No answer within " + readable(timeout) + ": denied.");
+                out.flush();
+                return ApprovalDecision.DENIED;
+            }
             if (!in.ready()) {
-                if (System.nanoTime() - deadline >= 0) {
-                    out.println();
-                    out.println("No answer within " + readable(timeout) + ": denied.");
-                    out.flush();
-                    return ApprovalDecision.DENIED;
-                }
                 Thread.sleep(POLL_MILLIS);
                 continue;
             }
@@ -209,8 +214,8 @@ public final class ConsoleApproval implements ApprovalBackend {
     }
 
     /** Drops whatever was typed before the prompt; returns {@code false} if the input has ended. */
-    private boolean discardTypeAhead(Reader in) throws IOException {
-        while (in.ready()) {
+    private boolean discardTypeAhead(Reader in, long deadline) throws IOException {
+        while (in.ready() && System.nanoTime() - deadline < 0) {
             if (in.read() == -1) {
                 inputEnded = true;
                 return false;

@@ -152,6 +152,33 @@ class ConsoleApprovalTest {
     }
 
     @Test
+    void anEndlessLineCannotHoldTheQuestionOpen() throws Exception {
+        Reader endless = new Reader() {
+            @Override
+            public int read(char[] buffer, int offset, int length) {
+                java.util.Arrays.fill(buffer, offset, offset + length, 'y');
+                return length;
+            }
+
+            @Override
+            public boolean ready() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        assertThat(scripted(endless, Duration.ofMillis(200)).decide(request)).isEqualTo(ApprovalDecision.DENIED);
+        assertThat(ConsoleApproval.builder().input(endless).output(output).timeout(Duration.ofMillis(200)).build()
+                .decide(request)).isEqualTo(ApprovalDecision.DENIED);
+        BlockingCall interrupted = BlockingCall.start(() -> scripted(endless, Duration.ofMinutes(5)).decide(request));
+        interrupted.interrupt();
+        assertThat(interrupted.failure()).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
     void typeAheadIsDiscarded() throws Exception {
         try (PipedWriter keyboard = new PipedWriter(); PipedReader input = new PipedReader(keyboard)) {
             keyboard.write("y\n"); // typed before the question was asked
