@@ -80,8 +80,8 @@ public final class ApprovalRequest {
         this.subject = builder.subject != null ? builder.subject
                 : !argv.isEmpty() ? String.join(" ", argv) : builder.targetSubject;
         if (subject == null && builder.action == null) {
-            throw new IllegalArgumentException("ApprovalRequest needs a subject: call subject(...), target(ResolvedPath), "
-                    + "argv(...) or action(...) on the builder");
+            throw new IllegalArgumentException("ApprovalRequest needs a subject: call subject(...), "
+                    + "target(ResolvedPath), argv(...) or action(...) on the builder");
         }
         this.action = builder.action != null ? builder.action : action(permissions, subject);
         this.target = builder.target;

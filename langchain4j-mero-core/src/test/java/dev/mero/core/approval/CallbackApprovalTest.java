@@ -43,7 +43,8 @@ class CallbackApprovalTest {
 
     @Test
     void aDenialIsReturned() throws Exception {
-        CallbackApproval approval = CallbackApproval.of(r -> CompletableFuture.completedFuture(ApprovalDecision.DENIED));
+        CallbackApproval approval = CallbackApproval.of(
+                r -> CompletableFuture.completedFuture(ApprovalDecision.DENIED));
 
         assertThat(approval.decide(request)).isEqualTo(ApprovalDecision.DENIED);
     }
