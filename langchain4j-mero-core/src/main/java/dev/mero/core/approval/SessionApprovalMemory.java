@@ -1,0 +1,194 @@
+package dev.mero.core.approval;
+
+import dev.mero.core.Permission;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Remembers the actions a human approved during a session, so the very same action is not asked about
+ * again, and never widens an approval to anything else.
+ *
+ * <pre>{@code
+ * SessionApprovalMemory memory = SessionApprovalMemory.wrap(ConsoleApproval.create());
+ * // first "WRITE: /ws/a.txt" asks the human; an identical later request is approved without asking
+ * memory.forget();                           // end of the session: ask again
+ * }</pre>
+ *
+ * <p>An approval is remembered only for the exact tuple (context name, permissions, action, canonical real
+ * target, argument vector); a request that differs in any of them (another path, a parent directory, one
+ * more permission, another context, one more or one changed argument) goes to the wrapped backend. With
+ * {@link Builder#matchDetails(boolean) matchDetails(true)} the details (the diff of an edit) must match
+ * too; by default they do not, so approving "WRITE: /ws/a.txt" once approves later writes to that file,
+ * whatever they contain, for the rest of the session. Only {@link ApprovalDecision#APPROVED} is remembered;
+ * a denial, an abstention or a failure is asked again next time. At most
+ * {@linkplain Builder#maxEntries(int) maxEntries} approvals are kept; beyond that, new approvals are simply
+ * not remembered. Thread-safe.
+ */
+public final class SessionApprovalMemory implements ApprovalBackend {
+
+    /** Default bound on remembered approvals. */
+    public static final int DEFAULT_MAX_ENTRIES = 1000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionApprovalMemory.class);
+
+    private final ApprovalBackend delegate;
+    private final boolean matchDetails;
+    private final int maxEntries;
+    private final Set<Approved> approved = ConcurrentHashMap.newKeySet();
+
+    private SessionApprovalMemory(Builder builder) {
+        if (builder.delegate == null) {
+            throw new IllegalArgumentException("SessionApprovalMemory needs a backend to ask; "
+                    + "call delegate(...) on the builder");
+        }
+        this.delegate = builder.delegate;
+        this.matchDetails = builder.matchDetails;
+        this.maxEntries = builder.maxEntries;
+    }
+
+    /**
+     * Wraps a backend with the default settings (details not compared, default bound).
+     *
+     * @param delegate the backend asked for anything not yet approved
+     * @return the memory
+     */
+    public static SessionApprovalMemory wrap(ApprovalBackend delegate) {
+        return builder().delegate(delegate).build();
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Approves a request identical to an earlier approved one; asks the wrapped backend otherwise and
+     * remembers an approval.
+     *
+     * @param request what is to be approved
+     * @return {@link ApprovalDecision#APPROVED} for a remembered action, else the wrapped backend's decision
+     * @throws Exception whatever the wrapped backend throws
+     */
+    @Override
+    public ApprovalDecision decide(ApprovalRequest request) throws Exception {
+        Approved key = Approved.of(request, matchDetails);
+        if (approved.contains(key)) {
+            LOG.debug("Request {} ({}) matches an approval of this session", request.id(), request.action());
+            return ApprovalDecision.APPROVED;
+        }
+        ApprovalDecision decision = delegate.decide(request);
+        if (decision == ApprovalDecision.APPROVED) {
+            remember(key);
+        }
+        return decision;
+    }
+
+    /** Forgets every remembered approval: the next request of each action is asked again. */
+    public void forget() {
+        approved.clear();
+    }
+
+    /**
+     * The number of remembered approvals.
+     *
+     * @return the count
+     */
+    public int size() {
+        return approved.size();
+    }
+
+    @Override
+    public String toString() {
+        return "SessionApprovalMemory{delegate=" + delegate + ", remembered=" + approved.size() + "}";
+    }
+
+    private void remember(Approved key) {
+        synchronized (approved) {
+            if (approved.size() < maxEntries) {
+                approved.add(key);
+            } else {
+                LOG.warn("Session approval memory is full ({} approvals); not remembering {}", maxEntries,
+                        key.action());
+            }
+        }
+    }
+
+    /** The exact tuple an approval covers; {@code details} is {@code null} unless details are compared. */
+    private record Approved(String contextName, Set<Permission> permissions, String action, Path target,
+                            List<String> argv, String details) {
+
+        static Approved of(ApprovalRequest request, boolean matchDetails) {
+            return new Approved(request.contextName(), request.permissions(), request.action(),
+                    request.target().orElse(null), request.argv(),
+                    matchDetails ? request.details().orElse(null) : null);
+        }
+    }
+
+    /** Builds a {@link SessionApprovalMemory}; the wrapped backend is required. */
+    public static final class Builder {
+
+        private ApprovalBackend delegate;
+        private boolean matchDetails;
+        private int maxEntries = DEFAULT_MAX_ENTRIES;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the backend asked for anything not yet approved.
+         *
+         * @param delegate the backend
+         * @return this builder
+         */
+        public Builder delegate(ApprovalBackend delegate) {
+            this.delegate = Objects.requireNonNull(delegate, "delegate");
+            return this;
+        }
+
+        /**
+         * Sets whether the details (the diff of an edit) must match as well (default {@code false}: an
+         * approval covers the action, whatever content it writes).
+         *
+         * @param matchDetails whether to compare details
+         * @return this builder
+         */
+        public Builder matchDetails(boolean matchDetails) {
+            this.matchDetails = matchDetails;
+            return this;
+        }
+
+        /**
+         * Bounds how many approvals are remembered (default {@value SessionApprovalMemory#DEFAULT_MAX_ENTRIES}).
+         *
+         * @param maxEntries at least 1
+         * @return this builder
+         */
+        public Builder maxEntries(int maxEntries) {
+            if (maxEntries < 1) {
+                throw new IllegalArgumentException("SessionApprovalMemory maxEntries must be at least 1, got "
+                        + maxEntries);
+            }
+            this.maxEntries = maxEntries;
+            return this;
+        }
+
+        /**
+         * Builds the memory.
+         *
+         * @return the memory
+         */
+        public SessionApprovalMemory build() {
+            return new SessionApprovalMemory(this);
+        }
+    }
+}
