@@ -175,10 +175,13 @@ final class PathResolver {
                 deciding = entry;
             }
         }
+        EnumSet<Permission> approvalRequired = EnumSet.noneOf(Permission.class);
         for (PathEntry entry : containing) {
             effective.removeAll(entry.denied());
+            approvalRequired.addAll(entry.approvalRequired());
         }
-        return new ResolvedPath(input, deciding, virtualPath(deciding, real), real, needed, effective);
+        return new ResolvedPath(input, deciding, virtualPath(deciding, real), real, needed, effective,
+                approvalRequired);
     }
 
     /** Entries whose real directory contains {@code real}, outermost first. */

@@ -26,15 +26,17 @@ public final class ResolvedPath {
     private final Path realPath;
     private final Set<Permission> checked;
     private final Set<Permission> effective;
+    private final Set<Permission> approvalRequired;
 
     ResolvedPath(String input, PathEntry entry, String virtualPath, Path realPath,
-                 Set<Permission> checked, Set<Permission> effective) {
+                 Set<Permission> checked, Set<Permission> effective, Set<Permission> approvalRequired) {
         this.input = input;
         this.entry = entry;
         this.virtualPath = virtualPath;
         this.realPath = realPath;
         this.checked = frozen(checked);
         this.effective = frozen(effective);
+        this.approvalRequired = frozen(approvalRequired);
     }
 
     /**
@@ -100,6 +102,17 @@ public final class ResolvedPath {
      */
     public Set<Permission> effectivePermissions() {
         return effective;
+    }
+
+    /**
+     * Permissions that need a human's approval at this target because an entry containing it requires
+     * approval for them ({@link PathEntry.Builder#requireApproval(Permission...)}); the context's own
+     * requirements come on top.
+     *
+     * @return an immutable set
+     */
+    public Set<Permission> approvalRequired() {
+        return approvalRequired;
     }
 
     /**

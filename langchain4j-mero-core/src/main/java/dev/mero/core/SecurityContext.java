@@ -1,5 +1,12 @@
 package dev.mero.core;
 
+import dev.mero.core.approval.ApprovalBackend;
+import dev.mero.core.approval.ApprovalGate;
+import dev.mero.core.audit.AuditLog;
+import dev.mero.core.limit.RateLimit;
+import dev.mero.core.limit.RateLimiter;
+import dev.mero.core.limit.RetryBudget;
+import dev.mero.core.scope.ScopeSet;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -7,6 +14,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,12 +45,32 @@ public final class SecurityContext {
     private final List<PathEntry> paths;
     private final Set<Permission> permissions;
     private final PathResolver resolver;
+    private final ScopeSet scopes;
+    private final RateLimiter rateLimiter;
+    private final RetryBudget retryBudget;
+    private final Set<Permission> approvalRequired;
+    private final ApprovalBackend approval;
+    private final AuditLog auditLog;
+    private final ActionGuard guard;
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
         this.paths = List.copyOf(builder.paths);
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
         this.resolver = new PathResolver(name, paths, permissions);
+        this.scopes = builder.scopes;
+        this.rateLimiter = builder.rateLimiter;
+        this.retryBudget = builder.retryBudget;
+        this.approvalRequired = Collections.unmodifiableSet(builder.approvalRequired.clone());
+        this.approval = builder.approval;
+        this.auditLog = builder.auditLog != null ? builder.auditLog : AuditLog.create();
+        List<RateLimiter> limiters = new ArrayList<>();
+        if (rateLimiter != null) {
+            limiters.add(rateLimiter);
+        }
+        limiters.addAll(builder.inheritedRateLimiters);
+        this.guard = new ActionGuard(name, scopes, limiters, approvalRequired,
+                ApprovalGate.builder().backend(approval).auditLog(auditLog).build(), auditLog);
     }
 
     /**
@@ -145,6 +173,116 @@ public final class SecurityContext {
         return now;
     }
 
+    // --- governance: scopes, rate limit, approval and audit around every guarded action ---
+
+    /**
+     * Guards a file-system operation: the one call a tool makes before it touches a path. In order:
+     * <ol>
+     *   <li>the operation's scope ({@link ScopeDeniedException}; only when scopes are configured);</li>
+     *   <li>the rate limit ({@link RateLimitedException}; only when a limit is configured);</li>
+     *   <li>{@link #checkPathAccess(String, Permission...)} with the operation's permissions;</li>
+     *   <li>approval, when the context or an entry containing the target requires it for one of those
+     *       permissions ({@link ApprovalDeniedException}, {@link ApprovalTimeoutException}), followed by a
+     *       {@link #recheck(ResolvedPath) re-check}: what runs is what was approved;</li>
+     *   <li>an audit event for the outcome (allowed, or denied and why).</li>
+     * </ol>
+     * An action that any rule denies is never sent for approval.
+     *
+     * @param operation the operation, e.g. {@link Operation#FILE_WRITE}
+     * @param path      the path as the agent wrote it
+     * @return the approved, re-validated target
+     * @throws MeroToolsException for every refusal, with a message written for the model
+     */
+    public ResolvedPath guard(Operation operation, String path) {
+        return guard(operation, path, null);
+    }
+
+    /**
+     * Like {@link #guard(Operation, String)}, with details a human needs to decide, such as the diff of an
+     * edit. Details go to the approval backend only, never into the audit log.
+     *
+     * @param operation the operation
+     * @param path      the path as the agent wrote it
+     * @param details   what the human approver should see besides the action, or {@code null}
+     * @return the approved, re-validated target
+     * @throws MeroToolsException for every refusal
+     */
+    public ResolvedPath guard(Operation operation, String path, String details) {
+        Objects.requireNonNull(operation, "operation");
+        if (operation == Operation.COMMAND_EXECUTE) {
+            throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
+        }
+        return guard.guard(operation, path,
+                () -> checkPathAccess(path, operation.permissions().toArray(new Permission[0])),
+                ActionGuard.paths(this, details));
+    }
+
+    /**
+     * Checks that the context's scopes cover an operation; passes when no scopes are configured.
+     *
+     * @param operation the operation
+     * @throws ScopeDeniedException if scopes are configured and none covers the operation's scope
+     */
+    public void checkScope(Operation operation) {
+        scopes.check(name, Objects.requireNonNull(operation, "operation").scope());
+    }
+
+    /**
+     * The scopes the context's caller holds; {@link ScopeSet#unrestricted()} when none were configured.
+     *
+     * @return the granted scopes
+     */
+    public ScopeSet scopes() {
+        return scopes;
+    }
+
+    /**
+     * The context's rate limiter, if a limit was configured.
+     *
+     * @return the limiter, or empty
+     */
+    public Optional<RateLimiter> rateLimiter() {
+        return Optional.ofNullable(rateLimiter);
+    }
+
+    /**
+     * The retry budget tool bindings use to stop a model from repeating the same failing call.
+     *
+     * @return the budget, or empty when none was configured
+     */
+    public Optional<RetryBudget> retryBudget() {
+        return Optional.ofNullable(retryBudget);
+    }
+
+    /**
+     * Permissions that need a human's approval anywhere in the context (entries can add their own).
+     *
+     * @return an immutable set
+     */
+    public Set<Permission> approvalRequired() {
+        return approvalRequired;
+    }
+
+    /**
+     * The approval backend, if one is configured; without one, every action that needs approval is denied
+     * (fail-safe).
+     *
+     * @return the backend, or empty
+     */
+    public Optional<ApprovalBackend> approval() {
+        return Optional.ofNullable(approval);
+    }
+
+    /**
+     * The audit log every guarded decision is recorded in (always the SLF4J logger {@code dev.mero.audit},
+     * plus any configured sinks).
+     *
+     * @return the audit log
+     */
+    public AuditLog auditLog() {
+        return auditLog;
+    }
+
     @Override
     public String toString() {
         return "SecurityContext{name=" + Messages.quote(name) + ", paths=" + paths
@@ -171,6 +309,13 @@ public final class SecurityContext {
         private String name = "default";
         private final List<PathEntry> paths = new ArrayList<>();
         private EnumSet<Permission> permissions = EnumSet.allOf(Permission.class);
+        private ScopeSet scopes = ScopeSet.unrestricted();
+        private RateLimiter rateLimiter;
+        private final List<RateLimiter> inheritedRateLimiters = new ArrayList<>();
+        private RetryBudget retryBudget;
+        private final EnumSet<Permission> approvalRequired = EnumSet.noneOf(Permission.class);
+        private ApprovalBackend approval;
+        private AuditLog auditLog;
 
         private Builder() {
         }
@@ -232,6 +377,99 @@ public final class SecurityContext {
          */
         public Builder permissions(Permission... permissions) {
             this.permissions = permissionSet(permissions);
+            return this;
+        }
+
+        /**
+         * Grants scopes ({@code namespace:resource:action}, with {@code *} for a whole resource or action
+         * token). Once scopes are configured, every guarded operation needs a grant covering its scope,
+         * checked before anything else. Replaces any earlier call; no call means scopes are not enforced.
+         *
+         * @param grants the granted scopes, possibly none (then every guarded operation is refused)
+         * @return this builder
+         * @throws IllegalArgumentException if a grant is malformed
+         */
+        public Builder scopes(String... grants) {
+            this.scopes = ScopeSet.of(grants);
+            return this;
+        }
+
+        /**
+         * Grants scopes, as {@link #scopes(String...)}.
+         *
+         * @param grants the granted scopes
+         * @return this builder
+         */
+        public Builder scopes(Collection<String> grants) {
+            this.scopes = ScopeSet.of(grants);
+            return this;
+        }
+
+        /**
+         * Limits how often guarded actions may run (token bucket); an action over the limit is refused with
+         * {@link RateLimitedException} before it runs.
+         *
+         * @param limit the limit
+         * @return this builder
+         */
+        public Builder rateLimit(RateLimit limit) {
+            this.rateLimiter = RateLimiter.of(Objects.requireNonNull(limit, "limit"));
+            return this;
+        }
+
+        /**
+         * Uses a given rate limiter, e.g. one with a controllable ticker, or one shared by several contexts.
+         *
+         * @param limiter the limiter
+         * @return this builder
+         */
+        public Builder rateLimiter(RateLimiter limiter) {
+            this.rateLimiter = Objects.requireNonNull(limiter, "limiter");
+            return this;
+        }
+
+        /**
+         * Sets the retry budget that tool bindings consult before repeating a call that failed.
+         *
+         * @param budget the budget
+         * @return this builder
+         */
+        public Builder retryBudget(RetryBudget budget) {
+            this.retryBudget = Objects.requireNonNull(budget, "budget");
+            return this;
+        }
+
+        /**
+         * Requires a human's approval, anywhere in the context, for actions that need these permissions.
+         *
+         * @param permissions the permissions
+         * @return this builder
+         */
+        public Builder requireApproval(Permission... permissions) {
+            approvalRequired.addAll(permissionSet(permissions));
+            return this;
+        }
+
+        /**
+         * Sets the approval backend (for instance a {@link dev.mero.core.approval.ChainedApproval}).
+         * Without one, every action that needs approval is denied.
+         *
+         * @param backend the backend
+         * @return this builder
+         */
+        public Builder approval(ApprovalBackend backend) {
+            this.approval = Objects.requireNonNull(backend, "backend");
+            return this;
+        }
+
+        /**
+         * Sets the audit log (default: the SLF4J logger {@code dev.mero.audit} only).
+         *
+         * @param auditLog the audit log, e.g. with a {@link dev.mero.core.audit.JsonLinesAuditSink}
+         * @return this builder
+         */
+        public Builder auditLog(AuditLog auditLog) {
+            this.auditLog = Objects.requireNonNull(auditLog, "auditLog");
             return this;
         }
 

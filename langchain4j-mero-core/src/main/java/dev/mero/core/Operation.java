@@ -1,8 +1,14 @@
-package dev.mero.core.scope;
+package dev.mero.core;
+
+import dev.mero.core.scope.Scope;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
- * The operations of the library and the scope each one requires. With scopes configured on a context, an
- * operation runs only if one of the context's grants covers its scope; the check comes before anything else.
+ * The operations of the library, with the scope and the path permissions each one requires. With scopes
+ * configured on a context, an operation runs only if one of the context's grants covers its scope; that check
+ * comes before anything else (see {@link SecurityContext#guard(Operation, String)}).
  *
  * <table>
  *   <caption>Required scopes</caption>
@@ -25,22 +31,24 @@ package dev.mero.core.scope;
 public enum Operation {
 
     /** Read a file's contents. */
-    FILE_READ("files:file:read"),
+    FILE_READ("files:file:read", Permission.READ),
     /** Create, overwrite or append to a file. */
-    FILE_WRITE("files:file:write"),
+    FILE_WRITE("files:file:write", Permission.WRITE),
     /** Delete a file. */
-    FILE_DELETE("files:file:delete"),
+    FILE_DELETE("files:file:delete", Permission.DELETE),
     /** List a directory's entries. */
-    DIRECTORY_LIST("files:directory:list"),
+    DIRECTORY_LIST("files:directory:list", Permission.READ),
     /** Create a directory. */
-    DIRECTORY_CREATE("files:directory:create"),
+    DIRECTORY_CREATE("files:directory:create", Permission.WRITE),
     /** Run a command. */
-    COMMAND_EXECUTE("commands:command:execute");
+    COMMAND_EXECUTE("commands:command:execute", Permission.EXECUTE);
 
     private final Scope scope;
+    private final Set<Permission> permissions;
 
-    Operation(String scope) {
+    Operation(String scope, Permission permission) {
         this.scope = Scope.required(scope);
+        this.permissions = Collections.unmodifiableSet(EnumSet.of(permission));
     }
 
     /**
@@ -50,5 +58,14 @@ public enum Operation {
      */
     public Scope scope() {
         return scope;
+    }
+
+    /**
+     * The path permissions this operation needs on its target (for a command: on its working directory).
+     *
+     * @return an immutable, non-empty set
+     */
+    public Set<Permission> permissions() {
+        return permissions;
     }
 }

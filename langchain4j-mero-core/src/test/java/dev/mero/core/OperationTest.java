@@ -1,5 +1,6 @@
-package dev.mero.core.scope;
+package dev.mero.core;
 
+import dev.mero.core.scope.ScopeSet;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -24,6 +25,16 @@ class OperationTest {
                 Operation.DIRECTORY_CREATE, "files:directory:create",
                 Operation.COMMAND_EXECUTE, "commands:command:execute"));
         assertThat(Operation.values()).allSatisfy(operation -> assertThat(operation.scope().isConcrete()).isTrue());
+    }
+
+    @Test
+    void everyOperationNeedsOnePathPermission() {
+        assertThat(Operation.FILE_READ.permissions()).containsExactly(Permission.READ);
+        assertThat(Operation.FILE_WRITE.permissions()).containsExactly(Permission.WRITE);
+        assertThat(Operation.FILE_DELETE.permissions()).containsExactly(Permission.DELETE);
+        assertThat(Operation.DIRECTORY_LIST.permissions()).containsExactly(Permission.READ);
+        assertThat(Operation.DIRECTORY_CREATE.permissions()).containsExactly(Permission.WRITE);
+        assertThat(Operation.COMMAND_EXECUTE.permissions()).containsExactly(Permission.EXECUTE);
     }
 
     @Test

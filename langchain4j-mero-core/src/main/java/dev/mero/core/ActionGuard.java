@@ -1,0 +1,126 @@
+package dev.mero.core;
+
+import dev.mero.core.approval.ApprovalGate;
+import dev.mero.core.approval.ApprovalRequest;
+import dev.mero.core.audit.AuditEvent;
+import dev.mero.core.audit.AuditEventType;
+import dev.mero.core.audit.AuditLog;
+import dev.mero.core.limit.RateLimiter;
+import dev.mero.core.scope.ScopeSet;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The governance steps every guarded action passes, in a fixed order: scope, rate limit, the security
+ * checks, approval (then a re-check of what was approved), and an audit record of the outcome.
+ *
+ * <p>Holds no mutable state of its own; its rate limiters and audit log are thread-safe.
+ */
+final class ActionGuard {
+
+    private final String contextName;
+    private final ScopeSet scopes;
+    /** This context's limiter first, then those of the contexts it was narrowed from. */
+    private final List<RateLimiter> rateLimiters;
+    private final Set<Permission> approvalRequired;
+    private final ApprovalGate gate;
+    private final AuditLog auditLog;
+
+    ActionGuard(String contextName, ScopeSet scopes, List<RateLimiter> rateLimiters,
+                Set<Permission> approvalRequired, ApprovalGate gate, AuditLog auditLog) {
+        this.contextName = contextName;
+        this.scopes = scopes;
+        this.rateLimiters = List.copyOf(rateLimiters);
+        this.approvalRequired = approvalRequired;
+        this.gate = gate;
+        this.auditLog = auditLog;
+    }
+
+    /**
+     * Runs the steps around {@code check}, which performs the deny checks and returns the decision; then asks
+     * for approval of {@code needed ∩ (context ∪ target requirements)} and re-validates through
+     * {@code recheck}.
+     */
+    <T> T guard(Operation operation, String subject, Supplier<T> check, Approval<T> approval) {
+        Set<Permission> permissions = operation.permissions();
+        try {
+            scopes.check(contextName, operation.scope());
+            for (RateLimiter limiter : rateLimiters) {
+                limiter.acquire(contextName);
+            }
+            T decision = check.get();
+            EnumSet<Permission> ask = EnumSet.noneOf(Permission.class);
+            ask.addAll(approvalRequired);
+            ask.addAll(approval.targetRequirements(decision));
+            ask.retainAll(permissions);
+            if (!ask.isEmpty()) {
+                ApprovalRequest request = approval.request(decision, ApprovalRequest.builder()
+                        .contextName(contextName).permissions(ask)).build();
+                gate.approve(request);
+                decision = approval.recheck(decision);
+            }
+            record(AuditEvent.builder().type(AuditEventType.ALLOWED)
+                    .action(ApprovalRequest.action(permissions, approval.subject(decision)))
+                    .subject(approval.subject(decision)));
+            return decision;
+        } catch (MeroToolsException e) {
+            if (!(e instanceof ApprovalDeniedException) && !(e instanceof ApprovalTimeoutException)) {
+                // the gate records approval outcomes itself
+                record(AuditEvent.builder().type(AuditEventType.of(e)).failure(e)
+                        .action(ApprovalRequest.action(permissions, subject)).subject(subject));
+            }
+            throw e;
+        }
+    }
+
+    private void record(AuditEvent.Builder event) {
+        auditLog.record(event.contextName(contextName).build());
+    }
+
+    AuditLog auditLog() {
+        return auditLog;
+    }
+
+    /** How a kind of decision (a path, a command) is presented for approval and re-validated after it. */
+    interface Approval<T> {
+
+        /** Approval requirements that come with the decided target itself, e.g. from its path entries. */
+        Set<Permission> targetRequirements(T decision);
+
+        /** Completes the request with the decision's subject, target or argument vector. */
+        ApprovalRequest.Builder request(T decision, ApprovalRequest.Builder request);
+
+        /** Re-validates the decision after a human approved it: what runs is what was approved. */
+        T recheck(T decision);
+
+        /** How the decision is named in audit events and approval actions. */
+        String subject(T decision);
+    }
+
+    /** The approval view of a path decision. */
+    static Approval<ResolvedPath> paths(SecurityContext context, String details) {
+        return new Approval<>() {
+            @Override
+            public Set<Permission> targetRequirements(ResolvedPath target) {
+                return target.approvalRequired();
+            }
+
+            @Override
+            public ApprovalRequest.Builder request(ResolvedPath target, ApprovalRequest.Builder request) {
+                return request.target(target).details(details);
+            }
+
+            @Override
+            public ResolvedPath recheck(ResolvedPath target) {
+                return context.recheck(target);
+            }
+
+            @Override
+            public String subject(ResolvedPath target) {
+                return target.virtualPath();
+            }
+        };
+    }
+}
