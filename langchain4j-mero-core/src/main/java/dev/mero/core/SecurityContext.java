@@ -1,5 +1,9 @@
 package dev.mero.core;
 
+import dev.mero.core.command.ArgumentGuard;
+import dev.mero.core.command.CheckedCommand;
+import dev.mero.core.command.CommandPolicy;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -10,7 +14,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Decides every action an agent attempts: which paths it may touch, with which permissions.
+ * Decides every action an agent attempts: which paths it may touch, with which permissions, and which
+ * commands it may run (see {@link CommandPolicy}).
  *
  * <pre>{@code
  * SecurityContext context = SecurityContext.builder()
@@ -37,12 +42,14 @@ public final class SecurityContext {
     private final List<PathEntry> paths;
     private final Set<Permission> permissions;
     private final PathResolver resolver;
+    private final CommandPolicy commandPolicy;
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
         this.paths = List.copyOf(builder.paths);
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
         this.resolver = new PathResolver(name, paths, permissions);
+        this.commandPolicy = builder.commands.build();
     }
 
     /**
@@ -145,6 +152,48 @@ public final class SecurityContext {
         return now;
     }
 
+    // --- commands: the policy lives in dev.mero.core.command; the context holds it and delegates ---
+
+    /**
+     * The command policy: allow and deny rules, search path and argument guards.
+     *
+     * @return the policy (with no allow rule, every command is denied)
+     */
+    public CommandPolicy commandPolicy() {
+        return commandPolicy;
+    }
+
+    /**
+     * Checks a command line against the command policy, without a working directory (relative path arguments
+     * resolve against the default entry). Nothing is run.
+     *
+     * @param commandLine the command line, split with POSIX quoting and never given to a shell
+     * @return the parsed and checked command
+     * @throws CommandDeniedException if the policy refuses the command
+     * @throws InvalidInputException  if the line is empty, too long or malformed
+     * @see CommandPolicy
+     */
+    public CheckedCommand checkCommand(String commandLine) {
+        return commandPolicy.check(this, commandLine);
+    }
+
+    /**
+     * Checks a command line against the command policy, and that its working directory grants EXECUTE.
+     * Relative path arguments resolve against the working directory. Nothing is run.
+     *
+     * @param commandLine      the command line
+     * @param workingDirectory the working directory as for {@link #checkPath(String)}; {@code null} or blank
+     *                         for the first entry that grants EXECUTE
+     * @return the checked command with its resolved working directory
+     * @throws CommandDeniedException    if the policy refuses the command
+     * @throws PermissionDeniedException if the working directory lacks EXECUTE
+     * @throws PathAccessDeniedException if the working directory is not covered or EXECUTE is denied there
+     * @throws InvalidInputException     if the line is malformed or the working directory is not a directory
+     */
+    public CheckedCommand checkCommand(String commandLine, String workingDirectory) {
+        return commandPolicy.check(this, commandLine, workingDirectory);
+    }
+
     @Override
     public String toString() {
         return "SecurityContext{name=" + Messages.quote(name) + ", paths=" + paths
@@ -171,6 +220,7 @@ public final class SecurityContext {
         private String name = "default";
         private final List<PathEntry> paths = new ArrayList<>();
         private EnumSet<Permission> permissions = EnumSet.allOf(Permission.class);
+        private final CommandPolicy.Builder commands = CommandPolicy.builder();
 
         private Builder() {
         }
@@ -235,11 +285,75 @@ public final class SecurityContext {
             return this;
         }
 
+        // --- commands (see CommandPolicy) ---
+
+        /**
+         * Adds an allowed-command rule, such as {@code "git status"}: a token prefix of the commands it
+         * allows. Without any, every command is denied.
+         *
+         * @param rule the rule
+         * @return this builder
+         * @throws IllegalArgumentException if the rule is empty, contains shell syntax or names a relative
+         *                                  program
+         */
+        public Builder allowCommand(String rule) {
+            commands.allow(rule);
+            return this;
+        }
+
+        /**
+         * Adds a denied-command rule, such as {@code "rm -rf"}; deny rules win over allow rules.
+         *
+         * @param rule the rule
+         * @return this builder
+         * @throws IllegalArgumentException if the rule is malformed
+         */
+        public Builder denyCommand(String rule) {
+            commands.deny(rule);
+            return this;
+        }
+
+        /**
+         * Sets the directories bare program names are looked up in (default
+         * {@code /usr/local/bin:/usr/bin:/bin}); never taken from the agent.
+         *
+         * @param searchPath colon-separated, normalised absolute directories outside writable entries
+         * @return this builder
+         * @throws IllegalArgumentException if an element is empty or relative
+         */
+        public Builder commandSearchPath(String searchPath) {
+            commands.searchPath(searchPath);
+            return this;
+        }
+
+        /**
+         * Adds an argument guard for allowed programs, applied after the built-in ones.
+         *
+         * @param guard the guard
+         * @return this builder
+         */
+        public Builder argumentGuard(ArgumentGuard guard) {
+            commands.guard(guard);
+            return this;
+        }
+
+        /**
+         * Turns the built-in argument guards on (the default) or off.
+         *
+         * @param enabled whether the built-in guards apply
+         * @return this builder
+         */
+        public Builder builtInArgumentGuards(boolean enabled) {
+            commands.builtInGuards(enabled);
+            return this;
+        }
+
         /**
          * Builds the context.
          *
          * @return the context
-         * @throws IllegalArgumentException if two entries share a slug
+         * @throws IllegalArgumentException if two entries share a slug, or a directory of the command search
+         *                                  path lies inside an entry that grants WRITE
          */
         public SecurityContext build() {
             Set<String> slugs = new HashSet<>();
@@ -249,7 +363,9 @@ public final class SecurityContext {
                             + " in context " + Messages.quote(name) + ": every PathEntry needs its own slug");
                 }
             }
-            return new SecurityContext(this);
+            SecurityContext context = new SecurityContext(this);
+            context.commandPolicy.validateAgainst(context.paths);
+            return context;
         }
     }
 }
