@@ -149,7 +149,7 @@ public final class CommandPolicy {
     public CheckedCommand check(SecurityContext context, String commandLine) {
         Objects.requireNonNull(context, "context");
         List<PathEntry> entries = context.paths();
-        return check(context, commandLine, null, entries.isEmpty() ? null : entries.get(0).realPath());
+        return check(context, commandLine, false, null, entries.isEmpty() ? null : entries.get(0).realPath());
     }
 
     /**
@@ -167,10 +167,11 @@ public final class CommandPolicy {
      */
     public CheckedCommand check(SecurityContext context, String commandLine, String workingDirectory) {
         Objects.requireNonNull(context, "context");
-        return check(context, commandLine, workingDirectory, null);
+        return check(context, commandLine, true, workingDirectory, null);
     }
 
-    private CheckedCommand check(SecurityContext context, String line, String workingDirectoryText, Path defaultBase) {
+    private CheckedCommand check(SecurityContext context, String line, boolean withWorkingDirectory,
+                                 String workingDirectoryText, Path defaultBase) {
         List<String> argv = CommandLineParser.parse(line);
         String program = argv.get(0);
         if (ProgramName.of(program) == ProgramName.RELATIVE) {
@@ -201,7 +202,7 @@ public final class CommandPolicy {
         applyGuards(line, argv, names, wrapper);
         ResolvedPath workingDirectory = null;
         Path base = defaultBase;
-        if (defaultBase == null) {
+        if (withWorkingDirectory) {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }

@@ -26,8 +26,10 @@ import java.util.function.Function;
  *   <li>the value of {@code --opt=value} and of {@code name=value} ({@code dd if=/etc/passwd}) when it is one;</li>
  *   <li>a path glued to a short option ({@code -f/etc/passwd}): every suffix from the first letter up to the
  *       first {@code /}, {@code .} or {@code ~} is tried, since the policy cannot know where the value starts;</li>
- *   <li>a plain name ({@code notes.txt}) that exists in the base directory, so that a symbolic link planted
- *       there cannot lead a program out.</li>
+ *   <li>a plain name ({@code notes.txt}, even {@code -x}) that exists in the base directory, so that a
+ *       symbolic link planted there cannot lead a program out;</li>
+ *   <li>the whole argument too when it looks like an option, since after {@code --} a program opens it as a
+ *       file.</li>
  * </ul>
  *
  * <p>A path is resolved the way the kernel will: relative to the base directory (the command's working
@@ -68,8 +70,10 @@ final class PathArguments {
     /** The paths an argument may name. */
     private Set<String> candidates(String argument) {
         Set<String> paths = new LinkedHashSet<>();
+        // the whole argument, even one that looks like an option: after '--' a program opens it as a file
+        addPath(paths, argument);
+        int eq = argument.indexOf('=');
         if (argument.startsWith("--")) {
-            int eq = argument.indexOf('=');
             addPath(paths, eq < 0 ? argument.substring(2) : argument.substring(eq + 1));
         } else if (argument.startsWith("-") && argument.length() > 1) {
             int first = firstPathCharacter(argument);
@@ -78,19 +82,15 @@ final class PathArguments {
                     addIfPathLike(paths, argument.substring(k));
                 }
             }
-        } else {
-            addPath(paths, argument);
-            int eq = argument.indexOf('=');
-            if (eq >= 0) {
-                addPath(paths, argument.substring(eq + 1));
-            }
+        } else if (eq >= 0) {
+            addPath(paths, argument.substring(eq + 1));
         }
         return paths;
     }
 
     private void addPath(Set<String> paths, String text) {
         addIfPathLike(paths, text);
-        if (!text.isEmpty() && !text.startsWith("-") && base != null && isExistingName(text)) {
+        if (!text.isEmpty() && base != null && isExistingName(text)) {
             paths.add(text);
         }
     }

@@ -58,7 +58,7 @@ final class TarGuard extends ProgramGuard {
     static {
         Set<String> known = new HashSet<>(DANGEROUS_LONG.keySet());
         known.addAll(LONG_WITH_VALUE);
-        known.addAll(Set.of("checkpoint", "force-local"));
+        known.addAll(Set.of("checkpoint", "list", "file", "force-local"));
         SPEC = OptionScan.Spec.gnu(SHORT_WITH_VALUE, LONG_WITH_VALUE, Set.copyOf(known));
     }
 
