@@ -1,6 +1,6 @@
 package dev.mero.core;
 
-import dev.mero.core.command.ArgumentGuard;
+import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.command.CheckedCommand;
 import dev.mero.core.command.CommandPolicy;
 

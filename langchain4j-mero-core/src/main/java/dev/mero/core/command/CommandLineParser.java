@@ -248,7 +248,7 @@ public final class CommandLineParser {
             return ShellSyntax.VARIABLE.refusal(line, Messages.quote(line.substring(at, Math.min(end, at + 40))));
         }
 
-        /** The character at {@code at}, joined by a following character from {@code joiners} ({@code &&}, {@code >>}). */
+        /** The character at {@code at}, joined by a next one from {@code joiners} ({@code &&}, {@code >>}). */
         private String shown(int at, String joiners) {
             boolean pair = at + 1 < line.length() && joiners.indexOf(line.charAt(at + 1)) >= 0;
             return Messages.quote(line.substring(at, pair ? at + 2 : at + 1));

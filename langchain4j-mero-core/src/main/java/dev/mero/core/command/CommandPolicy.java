@@ -8,6 +8,7 @@ import dev.mero.core.Permission;
 import dev.mero.core.PermissionDeniedException;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.command.guard.ArgumentGuards;
 
 import java.io.IOException;
@@ -225,7 +226,8 @@ public final class CommandPolicy {
         for (CommandRule rule : denyRules) {
             if (rule.blocks(argv, at, names)) {
                 throw new CommandDeniedException("Command " + Messages.quote(line) + " is blocked by denied-command "
-                        + "rule " + Messages.quote(rule.text()) + " in context " + Messages.quote(context.name()) + ".");
+                        + "rule " + Messages.quote(rule.text()) + " in context " + Messages.quote(context.name())
+                        + ".");
             }
         }
     }

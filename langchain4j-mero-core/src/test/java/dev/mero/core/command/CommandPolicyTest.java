@@ -6,6 +6,7 @@ import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.PermissionDeniedException;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.command.guard.ArgumentGuard;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,5 @@
 package dev.mero.core.command.guard;
 
-import dev.mero.core.command.ArgumentGuard;
 
 import java.util.List;
 
@@ -16,7 +15,8 @@ import java.util.List;
  *   <tr><th>program</th><th>refused</th></tr>
  *   <tr><td>find</td><td>-exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -L,
  *       -follow, -files0-from</td></tr>
- *   <tr><td>git</td><td>-c, --config-env, --exec-path=; difftool, mergetool, filter-branch, hook, daemon, ...;
+ *   <tr><td>git</td><td>-c, --config-env, --exec-path=, -p/--paginate; difftool, mergetool, filter-branch,
+ *       hook, daemon, ...;
  *       config other than reading; --upload-pack, --receive-pack, --exec, --ext-diff, --textconv,
  *       --output, --template, grep -O, rebase -x/-i, clone -u/-c, format-patch/archive -o, ext:: URLs,
  *       help/--help</td></tr>
@@ -28,7 +28,7 @@ import java.util.List;
  *       system(), |, &gt; after print, getline &lt;, @, ARGV</td></tr>
  *   <tr><td>tar</td><td>-x/--extract/--get, --to-command, --checkpoint-action, -I/--use-compress-program,
  *       -F/--info-script, --new-volume-script, --rsh-command, --rmt-command, --index-file, --volno-file,
- *       -g, --remove-files, --delete, -T/--files-from, -h/--dereference, -P, host:file archives</td></tr>
+ *       -g, --remove-files, --delete, -T/--files-from, -h/--dereference, -P, -M, host:file archives</td></tr>
  *   <tr><td>sort</td><td>--compress-program, -o/--output, --files0-from</td></tr>
  *   <tr><td>npm</td><td>every subcommand but read-only ones; --script-shell, --node-options, -c/--call,
  *       --shell, --editor, --userconfig, ...</td></tr>

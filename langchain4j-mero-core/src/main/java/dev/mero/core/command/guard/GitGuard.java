@@ -12,7 +12,7 @@ import java.util.Set;
  * <ul>
  *   <li>global options before the subcommand: {@code -c} and {@code --config-env} (configuration can name
  *       programs: {@code core.pager}, {@code core.sshCommand}, {@code core.fsmonitor}, {@code alias.x=!cmd},
- *       ...), and {@code --exec-path=dir};</li>
+ *       ...), {@code --exec-path=dir}, and {@code -p}/{@code --paginate} (a pager can run commands);</li>
  *   <li>subcommands that run external tools or hooks ({@code difftool}, {@code mergetool},
  *       {@code filter-branch}, {@code instaweb}, {@code daemon}, {@code send-email}, {@code hook},
  *       {@code credential*}, {@code remote-*}, {@code upload-pack}, {@code receive-pack}, ...),
@@ -54,8 +54,8 @@ final class GitGuard extends ProgramGuard {
     private static final List<String> WRITES_ANYWHERE = List.of("output", "output-directory", "unsafe-paths");
     /** Every long name the checks compare against, plus benign exact names that prefix one of them. */
     private static final Set<String> KNOWN_LONG = Set.of("upload-pack", "receive-pack", "exec", "ext-diff",
-            "textconv", "open-files-in-pager", "template", "output", "output-directory", "unsafe-paths", "text", "config",
-            "interactive", "help");
+            "textconv", "open-files-in-pager", "template", "output", "output-directory", "unsafe-paths", "text",
+            "config", "interactive", "help");
 
     /** Short options that run programs or write files, by subcommand. */
     private static final Map<String, String> DANGEROUS_SHORT = Map.of(
@@ -85,6 +85,10 @@ final class GitGuard extends ProgramGuard {
             if (argument.startsWith("--exec-path=")) {
                 return refuse("the option '--exec-path=...' changes where git finds the programs it runs; leave it "
                         + "out");
+            }
+            if (argument.equals("-p") || argument.equals("--paginate")) {
+                return refuse("the option " + Messages.quote(argument) + " starts a pager, which can run commands; "
+                        + "leave it out, the output is returned to you");
             }
             if (argument.equals("--help") && i + 1 < arguments.size()) {
                 return manPage();

@@ -21,7 +21,8 @@ import java.util.Set;
  *       checked, and options that write or delete files: {@code --index-file}, {@code --volno-file},
  *       {@code -g}/{@code --listed-incremental}, {@code --remove-files}, {@code --delete};</li>
  *   <li>options that read files the policy did not check: {@code -T}/{@code --files-from},
- *       {@code -h}/{@code --dereference} (follows links out of the entries), {@code -P}/{@code --absolute-names}.</li>
+ *       {@code -h}/{@code --dereference} (follows links out of the entries), {@code -P}/{@code --absolute-names};</li>
+ *   <li>{@code -M}/{@code --multi-volume}, whose volume prompt can start a shell.</li>
  * </ul>
  * The built-in compressors ({@code -z}, {@code -j}, {@code -J}, {@code --zstd}, ...) stay allowed: tar runs
  * them by fixed name.
@@ -45,10 +46,11 @@ final class TarGuard extends ProgramGuard {
             Map.entry("delete", "deletes members from an archive file"),
             Map.entry("files-from", "reads the names of files to archive from a file the policy cannot check"),
             Map.entry("dereference", "follows symbolic links, which can lead outside the mounted entries"),
-            Map.entry("absolute-names", "keeps absolute names, which can lead outside the mounted entries"));
+            Map.entry("absolute-names", "keeps absolute names, which can lead outside the mounted entries"),
+            Map.entry("multi-volume", "prompts for the next volume, and that prompt can start a shell"));
     private static final Map<Character, String> DANGEROUS_SHORT = Map.of(
             'x', "extract", 'I', "use-compress-program", 'F', "info-script", 'g', "listed-incremental",
-            'T', "files-from", 'h', "dereference", 'P', "absolute-names");
+            'T', "files-from", 'h', "dereference", 'P', "absolute-names", 'M', "multi-volume");
     private static final String SHORT_WITH_VALUE = "bCfFgHIKLNTVX";
     private static final Set<String> LONG_WITH_VALUE = Set.of("file", "directory", "to-command", "checkpoint-action",
             "use-compress-program", "info-script", "new-volume-script", "rsh-command", "rmt-command", "index-file",

@@ -14,7 +14,7 @@ class GitGuardTest {
             "git -c core.pager=id log", "git -c alias.x='!id' x", "git -ccore.sshCommand=id fetch",
             "git --config-env=core.pager=EVIL log", "git --config-env core.pager=EVIL log",
             "git -C sub -c core.fsmonitor=id status", "git --no-pager -c x=y status",
-            "git --exec-path=/tmp/evil status",
+            "git --exec-path=/tmp/evil status", "git -p help config", "git --paginate log",
             "git config core.pager id", "git config --add alias.x '!id'", "git config --unset x",
             "git config --edit", "git config -e", "git config set core.pager id", "git config --global x y",
             "git config --get x --add y", "git config",

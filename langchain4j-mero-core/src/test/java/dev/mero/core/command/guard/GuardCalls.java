@@ -1,6 +1,5 @@
 package dev.mero.core.command.guard;
 
-import dev.mero.core.command.ArgumentGuard;
 import dev.mero.core.command.CommandLineParser;
 
 import java.util.List;

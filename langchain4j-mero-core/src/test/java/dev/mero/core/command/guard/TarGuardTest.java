@@ -22,7 +22,7 @@ class TarGuardTest {
             "tar --delete -f a.tar x", "tar -cf a.tar -T list", "tar -cf a.tar --files-from=list",
             "tar -chf a.tar x", "tar -cf a.tar --dereference x", "tar -cPf a.tar x", "tar -cf a.tar --absolute-names x",
             "tar -cf host:a.tar x", "tar -c --file=user@host:a.tar x", "tar cf host:a.tar x",
-            "tar -cf a.tar --files x"})
+            "tar -cf a.tar --files x", "tar -cMf a.tar x", "tar -cf a.tar --multi-volume x"})
     void code_running_extracting_and_escaping_forms_are_refused(String line) {
         assertThat(check(ArgumentGuards.tar(), line)).as(line).isPresent();
     }

@@ -1,4 +1,4 @@
-package dev.mero.core.command;
+package dev.mero.core.command.guard;
 
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +25,7 @@ import java.util.function.Function;
  * name of the real file it resolves to, such as {@code awk} and {@code mawk}), and, for an explicitly allowed
  * wrapper such as {@code timeout}, for each program name inside its payload. A guard ignores programs it does
  * not know. Guards must be thread-safe and side-effect free; the built-in ones are in
- * {@link dev.mero.core.command.guard.ArgumentGuards}.
+ * {@link ArgumentGuards}.
  */
 @FunctionalInterface
 public interface ArgumentGuard {
