@@ -3,6 +3,9 @@ package dev.mero.core;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalGate;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.command.CheckedCommand;
+import dev.mero.core.command.CommandPolicy;
+import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.limit.RetryBudget;
@@ -18,7 +21,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Decides every action an agent attempts: which paths it may touch, with which permissions.
+ * Decides every action an agent attempts: which paths it may touch, with which permissions, and which
+ * commands it may run (see {@link CommandPolicy}).
  *
  * <pre>{@code
  * SecurityContext context = SecurityContext.builder()
@@ -52,6 +56,7 @@ public final class SecurityContext {
     private final ApprovalBackend approval;
     private final AuditLog auditLog;
     private final ActionGuard guard;
+    private final CommandPolicy commandPolicy;
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
@@ -71,6 +76,7 @@ public final class SecurityContext {
         limiters.addAll(builder.inheritedRateLimiters);
         this.guard = new ActionGuard(name, scopes, limiters, approvalRequired,
                 ApprovalGate.builder().backend(approval).auditLog(auditLog).build(), auditLog);
+        this.commandPolicy = builder.commands.build();
     }
 
     /**
@@ -281,6 +287,46 @@ public final class SecurityContext {
      */
     public AuditLog auditLog() {
         return auditLog;
+    // --- commands: the policy lives in dev.mero.core.command; the context holds it and delegates ---
+
+    /**
+     * The command policy: allow and deny rules, search path and argument guards.
+     *
+     * @return the policy (with no allow rule, every command is denied)
+     */
+    public CommandPolicy commandPolicy() {
+        return commandPolicy;
+    }
+
+    /**
+     * Checks a command line against the command policy, without a working directory (relative path arguments
+     * resolve against the default entry). Nothing is run.
+     *
+     * @param commandLine the command line, split with POSIX quoting and never given to a shell
+     * @return the parsed and checked command
+     * @throws CommandDeniedException if the policy refuses the command
+     * @throws InvalidInputException  if the line is empty, too long or malformed
+     * @see CommandPolicy
+     */
+    public CheckedCommand checkCommand(String commandLine) {
+        return commandPolicy.check(this, commandLine);
+    }
+
+    /**
+     * Checks a command line against the command policy, and that its working directory grants EXECUTE.
+     * Relative path arguments resolve against the working directory. Nothing is run.
+     *
+     * @param commandLine      the command line
+     * @param workingDirectory the working directory as for {@link #checkPath(String)}; {@code null} or blank
+     *                         for the first entry that grants EXECUTE
+     * @return the checked command with its resolved working directory
+     * @throws CommandDeniedException    if the policy refuses the command
+     * @throws PermissionDeniedException if the working directory lacks EXECUTE
+     * @throws PathAccessDeniedException if the working directory is not covered or EXECUTE is denied there
+     * @throws InvalidInputException     if the line is malformed or the working directory is not a directory
+     */
+    public CheckedCommand checkCommand(String commandLine, String workingDirectory) {
+        return commandPolicy.check(this, commandLine, workingDirectory);
     }
 
     @Override
@@ -316,6 +362,7 @@ public final class SecurityContext {
         private final EnumSet<Permission> approvalRequired = EnumSet.noneOf(Permission.class);
         private ApprovalBackend approval;
         private AuditLog auditLog;
+        private final CommandPolicy.Builder commands = CommandPolicy.builder();
 
         private Builder() {
         }
@@ -377,6 +424,69 @@ public final class SecurityContext {
          */
         public Builder permissions(Permission... permissions) {
             this.permissions = permissionSet(permissions);
+            return this;
+        }
+
+        // --- commands (see CommandPolicy) ---
+
+        /**
+         * Adds an allowed-command rule, such as {@code "git status"}: a token prefix of the commands it
+         * allows. Without any, every command is denied.
+         *
+         * @param rule the rule
+         * @return this builder
+         * @throws IllegalArgumentException if the rule is empty, contains shell syntax or names a relative
+         *                                  program
+         */
+        public Builder allowCommand(String rule) {
+            commands.allow(rule);
+            return this;
+        }
+
+        /**
+         * Adds a denied-command rule, such as {@code "rm -rf"}; deny rules win over allow rules.
+         *
+         * @param rule the rule
+         * @return this builder
+         * @throws IllegalArgumentException if the rule is malformed
+         */
+        public Builder denyCommand(String rule) {
+            commands.deny(rule);
+            return this;
+        }
+
+        /**
+         * Sets the directories bare program names are looked up in (default
+         * {@code /usr/local/bin:/usr/bin:/bin}); never taken from the agent.
+         *
+         * @param searchPath colon-separated, normalised absolute directories outside writable entries
+         * @return this builder
+         * @throws IllegalArgumentException if an element is empty or relative
+         */
+        public Builder commandSearchPath(String searchPath) {
+            commands.searchPath(searchPath);
+            return this;
+        }
+
+        /**
+         * Adds an argument guard for allowed programs, applied after the built-in ones.
+         *
+         * @param guard the guard
+         * @return this builder
+         */
+        public Builder argumentGuard(ArgumentGuard guard) {
+            commands.guard(guard);
+            return this;
+        }
+
+        /**
+         * Turns the built-in argument guards on (the default) or off.
+         *
+         * @param enabled whether the built-in guards apply
+         * @return this builder
+         */
+        public Builder builtInArgumentGuards(boolean enabled) {
+            commands.builtInGuards(enabled);
             return this;
         }
 
@@ -477,7 +587,8 @@ public final class SecurityContext {
          * Builds the context.
          *
          * @return the context
-         * @throws IllegalArgumentException if two entries share a slug
+         * @throws IllegalArgumentException if two entries share a slug, or a directory of the command search
+         *                                  path lies inside an entry that grants WRITE
          */
         public SecurityContext build() {
             Set<String> slugs = new HashSet<>();
@@ -487,7 +598,9 @@ public final class SecurityContext {
                             + " in context " + Messages.quote(name) + ": every PathEntry needs its own slug");
                 }
             }
-            return new SecurityContext(this);
+            SecurityContext context = new SecurityContext(this);
+            context.commandPolicy.validateAgainst(context.paths);
+            return context;
         }
     }
 }

@@ -1,0 +1,150 @@
+package dev.mero.core.command;
+
+import dev.mero.core.Messages;
+import dev.mero.core.ResolvedPath;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A command that passed its context's command policy: what was asked, how it was split, which executable it
+ * stands for and which allow rule let it through.
+ *
+ * <p>A runner starts {@link #processCommand()} directly (never through a shell), in the real directory of
+ * {@link #workingDirectory()}, with an environment it fixes itself. Instances are immutable and are created
+ * only by {@link CommandPolicy}.
+ */
+public final class CheckedCommand {
+
+    private final String commandLine;
+    private final List<String> argv;
+    private final Path executable;
+    private final Path realExecutable;
+    private final CommandRule allowRule;
+    private final ResolvedPath workingDirectory;
+
+    CheckedCommand(String commandLine, List<String> argv, Path executable, Path realExecutable,
+                   CommandRule allowRule, ResolvedPath workingDirectory) {
+        this.commandLine = commandLine;
+        this.argv = List.copyOf(argv);
+        this.executable = executable;
+        this.realExecutable = realExecutable;
+        this.allowRule = allowRule;
+        this.workingDirectory = workingDirectory;
+    }
+
+    /**
+     * The command line exactly as it was checked.
+     *
+     * @return the command line
+     */
+    public String commandLine() {
+        return commandLine;
+    }
+
+    /**
+     * The argument vector, program first as written ({@code git}, not {@code /usr/bin/git}).
+     *
+     * @return an immutable, non-empty list
+     */
+    public List<String> argv() {
+        return argv;
+    }
+
+    /**
+     * The arguments after the program.
+     *
+     * @return an immutable list, possibly empty
+     */
+    public List<String> arguments() {
+        return argv.subList(1, argv.size());
+    }
+
+    /**
+     * The program as written in the command: a bare name or an absolute path.
+     *
+     * @return the program
+     */
+    public String program() {
+        return argv.get(0);
+    }
+
+    /**
+     * The program's name without directories.
+     *
+     * @return the program name, for example {@code git}
+     */
+    public String programName() {
+        return ProgramName.baseName(program());
+    }
+
+    /**
+     * The absolute path of the executable found on the context's search path (or named by a rule). Symlinks
+     * are kept, so that a multi-call binary still sees the name it was invoked as; run this path.
+     *
+     * @return the executable's absolute path
+     */
+    public Path executable() {
+        return executable;
+    }
+
+    /**
+     * The canonical file the executable resolves to, symlinks resolved; what actually runs.
+     *
+     * @return the real executable
+     */
+    public Path realExecutable() {
+        return realExecutable;
+    }
+
+    /**
+     * The allow rule that let the command through.
+     *
+     * @return the matching allow rule
+     */
+    public CommandRule allowRule() {
+        return allowRule;
+    }
+
+    /**
+     * The working directory the command was checked for (EXECUTE granted), when it was checked with one.
+     *
+     * @return the resolved working directory, or empty for a check of the command alone
+     */
+    public Optional<ResolvedPath> workingDirectory() {
+        return Optional.ofNullable(workingDirectory);
+    }
+
+    /**
+     * The command to hand to a process builder: the executable's absolute path followed by the arguments.
+     *
+     * @return an immutable list
+     */
+    public List<String> processCommand() {
+        List<String> command = new ArrayList<>(argv.size());
+        command.add(executable.toString());
+        command.addAll(arguments());
+        return List.copyOf(command);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CheckedCommand other && commandLine.equals(other.commandLine) && argv.equals(other.argv)
+                && executable.equals(other.executable) && allowRule.equals(other.allowRule)
+                && Objects.equals(workingDirectory, other.workingDirectory);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(commandLine, argv, executable);
+    }
+
+    @Override
+    public String toString() {
+        return "CheckedCommand{" + Messages.quote(commandLine) + " -> " + executable
+                + (workingDirectory == null ? "" : " in " + workingDirectory.virtualPath()) + "}";
+    }
+}

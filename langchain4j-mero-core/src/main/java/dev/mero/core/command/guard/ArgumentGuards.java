@@ -1,0 +1,149 @@
+package dev.mero.core.command.guard;
+
+
+import java.util.List;
+
+/**
+ * The built-in {@link ArgumentGuard argument guards}, on by default in every
+ * {@link dev.mero.core.command.CommandPolicy}: they refuse the options of commonly allowlisted programs that
+ * run code, write or delete files, or read files the policy cannot check, in every spelling the program
+ * accepts (grouped short options, glued values, {@code --opt=value}, GNU long-option abbreviations such as
+ * {@code --compress-prog} for {@code --compress-program}, tar's old-style {@code xvf}).
+ *
+ * <table>
+ *   <caption>What each guard refuses</caption>
+ *   <tr><th>program</th><th>refused</th></tr>
+ *   <tr><td>find</td><td>-exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -L,
+ *       -follow, -files0-from</td></tr>
+ *   <tr><td>git</td><td>-c, --config-env, --exec-path=, -p/--paginate; difftool, mergetool, filter-branch,
+ *       hook, daemon, ...;
+ *       config other than reading; --upload-pack, --receive-pack, --exec, --ext-diff, --textconv,
+ *       --output, --template, grep -O, rebase -x/-i, clone -u/-c, format-patch/archive -o, ext:: URLs,
+ *       help/--help</td></tr>
+ *   <tr><td>rg</td><td>--pre, --pre-glob, -z/--search-zip, --hostname-bin, -L/--follow</td></tr>
+ *   <tr><td>grep</td><td>-R/--dereference-recursive</td></tr>
+ *   <tr><td>sed</td><td>-i/--in-place, -f/--file, unknown options; scripts with e, w, W, r, R, s///e,
+ *       s///w</td></tr>
+ *   <tr><td>awk, gawk, mawk</td><td>-f, -E, -i, -l, -d, -o, -p, -D, -W and their long forms; programs with
+ *       system(), |, &gt; after print, getline &lt;, @, ARGV</td></tr>
+ *   <tr><td>tar</td><td>-x/--extract/--get, --to-command, --checkpoint-action, -I/--use-compress-program,
+ *       -F/--info-script, --new-volume-script, --rsh-command, --rmt-command, --index-file, --volno-file,
+ *       -g, --remove-files, --delete, -T/--files-from, -h/--dereference, -P, -M, host:file archives</td></tr>
+ *   <tr><td>sort</td><td>--compress-program, -o/--output, --files0-from</td></tr>
+ *   <tr><td>npm</td><td>every subcommand but read-only ones; --script-shell, --node-options, -c/--call,
+ *       --shell, --editor, --userconfig, ...</td></tr>
+ *   <tr><td>npx</td><td>everything</td></tr>
+ * </table>
+ *
+ * <p>{@code xargs} needs no guard: it runs other programs, so it is a wrapper that only an explicit rule
+ * allows. Add guards for other programs with
+ * {@link dev.mero.core.command.CommandPolicy.Builder#guard(ArgumentGuard)}.
+ */
+public final class ArgumentGuards {
+
+    private static final List<ArgumentGuard> BUILT_INS = List.of(new FindGuard(), new GitGuard(),
+            new RipgrepGuard(), new GrepGuard(), new SedGuard(), new AwkGuard(), new TarGuard(), new SortGuard(),
+            new NpmGuard(), new NpxGuard());
+
+    private ArgumentGuards() {
+    }
+
+    /**
+     * Every built-in guard.
+     *
+     * @return an immutable list
+     */
+    public static List<ArgumentGuard> builtIns() {
+        return BUILT_INS;
+    }
+
+    /**
+     * The guard for {@code find}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard find() {
+        return BUILT_INS.get(0);
+    }
+
+    /**
+     * The guard for {@code git}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard git() {
+        return BUILT_INS.get(1);
+    }
+
+    /**
+     * The guard for {@code rg}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard ripgrep() {
+        return BUILT_INS.get(2);
+    }
+
+    /**
+     * The guard for {@code grep}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard grep() {
+        return BUILT_INS.get(3);
+    }
+
+    /**
+     * The guard for {@code sed}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard sed() {
+        return BUILT_INS.get(4);
+    }
+
+    /**
+     * The guard for {@code awk}, {@code gawk} and {@code mawk}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard awk() {
+        return BUILT_INS.get(5);
+    }
+
+    /**
+     * The guard for {@code tar}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard tar() {
+        return BUILT_INS.get(6);
+    }
+
+    /**
+     * The guard for {@code sort}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard sort() {
+        return BUILT_INS.get(7);
+    }
+
+    /**
+     * The guard for {@code npm}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard npm() {
+        return BUILT_INS.get(8);
+    }
+
+    /**
+     * The guard for {@code npx}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard npx() {
+        return BUILT_INS.get(9);
+    }
+}
