@@ -287,6 +287,8 @@ public final class SecurityContext {
      */
     public AuditLog auditLog() {
         return auditLog;
+    }
+
     // --- commands: the policy lives in dev.mero.core.command; the context holds it and delegates ---
 
     /**

@@ -141,6 +141,20 @@ public final class Scope {
                 && (WILDCARD.equals(action) || action.equals(required.action));
     }
 
+    /**
+     * Tells whether this grant allows everything another grant allows, i.e. the other grant is the same or
+     * narrower ({@code files:*:read} includes {@code files:file:read} but not {@code files:*:*}). Used to
+     * make sure a narrowed context never holds a grant its parent did not.
+     *
+     * @param other a grant, possibly with {@code *}
+     * @return {@code true} if every scope {@code other} covers is covered by this grant
+     */
+    public boolean includes(Scope other) {
+        return namespace.equals(other.namespace)
+                && (WILDCARD.equals(resource) || resource.equals(other.resource))
+                && (WILDCARD.equals(action) || action.equals(other.action));
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof Scope that
