@@ -5,6 +5,7 @@ import dev.mero.core.approval.ApprovalRequest;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.command.CheckedCommand;
 import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.scope.ScopeSet;
 import java.util.EnumSet;
@@ -97,6 +98,39 @@ final class ActionGuard {
 
         /** How the decision is named in audit events and approval actions. */
         String subject(T decision);
+    }
+
+    /** The approval view of a command decision; the re-check runs the whole command policy again. */
+    static Approval<CheckedCommand> commands(SecurityContext context, String workingDirectory) {
+        return new Approval<>() {
+            @Override
+            public Set<Permission> targetRequirements(CheckedCommand command) {
+                return command.workingDirectory().map(ResolvedPath::approvalRequired).orElse(Set.of());
+            }
+
+            @Override
+            public ApprovalRequest.Builder request(CheckedCommand command, ApprovalRequest.Builder request) {
+                command.workingDirectory().ifPresent(directory -> request.target(directory.realPath()));
+                return request.subject(subject(command)).argv(command.argv());
+            }
+
+            @Override
+            public CheckedCommand recheck(CheckedCommand command) {
+                CheckedCommand now = context.checkCommand(command.commandLine(), workingDirectory);
+                if (!now.equals(command)) {
+                    throw new CommandDeniedException("Command " + Messages.quote(command.commandLine())
+                            + " changed while it was being approved (it now resolves to " + now.processCommand()
+                            + " in " + now.workingDirectory().map(ResolvedPath::virtualPath).orElse("?")
+                            + "). Nothing was run; check the command and try again.");
+                }
+                return now;
+            }
+
+            @Override
+            public String subject(CheckedCommand command) {
+                return String.join(" ", command.argv());
+            }
+        };
     }
 
     /** The approval view of a path decision. */

@@ -5,11 +5,14 @@ import dev.mero.core.approval.ApprovalGate;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.command.CheckedCommand;
 import dev.mero.core.command.CommandPolicy;
+import dev.mero.core.command.CommandResult;
+import dev.mero.core.command.CommandRunner;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.scope.ScopeSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -57,6 +60,7 @@ public final class SecurityContext {
     private final AuditLog auditLog;
     private final ActionGuard guard;
     private final CommandPolicy commandPolicy;
+    private final CommandRunner commandRunner;
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
@@ -77,6 +81,25 @@ public final class SecurityContext {
         this.guard = new ActionGuard(name, scopes, limiters, approvalRequired,
                 ApprovalGate.builder().backend(approval).auditLog(auditLog).build(), auditLog);
         this.commandPolicy = builder.commands.build();
+        this.commandRunner = builder.commandRunner != null ? builder.commandRunner
+                : defaultRunner(commandPolicy.searchPath());
+    }
+
+    /** Git reads configuration and hooks that can run programs; a child gets none of them. */
+    private static CommandRunner defaultRunner(String searchPath) {
+        return CommandRunner.builder()
+                .environment("PATH", searchPath)
+                .environment("GIT_CONFIG_NOSYSTEM", "1")
+                .environment("GIT_CONFIG_GLOBAL", "/dev/null")
+                .environment("GIT_TERMINAL_PROMPT", "0")
+                .environment("GIT_PAGER", "cat")
+                .environment("GIT_EDITOR", "false")
+                .environment("GIT_CONFIG_COUNT", "2")
+                .environment("GIT_CONFIG_KEY_0", "core.hooksPath")
+                .environment("GIT_CONFIG_VALUE_0", "/dev/null")
+                .environment("GIT_CONFIG_KEY_1", "core.fsmonitor")
+                .environment("GIT_CONFIG_VALUE_1", "false")
+                .build();
     }
 
     /**
@@ -331,6 +354,65 @@ public final class SecurityContext {
         return commandPolicy.check(this, commandLine, workingDirectory);
     }
 
+    /**
+     * Guards a command: the one call a tool makes before it runs one. The same steps as
+     * {@link #guard(Operation, String)}, for {@link Operation#COMMAND_EXECUTE}: scope, rate limit,
+     * {@link #checkCommand(String, String)} (every policy rule, EXECUTE on the working directory), approval
+     * when the context or the working directory's entries require it for EXECUTE, a full re-check after
+     * approval, and an audit event.
+     *
+     * @param commandLine      the command line as the agent wrote it
+     * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
+     * @return the approved, re-checked command, ready for {@link CommandRunner#run(CheckedCommand)}
+     * @throws MeroToolsException for every refusal
+     */
+    public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
+        String subject = commandLine == null ? "" : commandLine;
+        return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> checkCommand(commandLine, workingDirectory),
+                ActionGuard.commands(this, workingDirectory));
+    }
+
+    /**
+     * Guards and runs a command with the context's {@link #commandRunner() runner} and its default timeout.
+     * A non-zero exit is an ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a
+     * denial.
+     *
+     * @param commandLine      the command line as the agent wrote it
+     * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
+     * @return the result
+     * @throws MeroToolsException for every refusal, and {@link OperationFailedException} if it cannot start
+     */
+    public CommandResult runCommand(String commandLine, String workingDirectory) {
+        return commandRunner.run(guardCommand(commandLine, workingDirectory));
+    }
+
+    /**
+     * Guards and runs a command with the given timeout.
+     *
+     * @param commandLine      the command line as the agent wrote it
+     * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
+     * @param timeout          how long it may run, at most the runner's maximum
+     * @return the result
+     * @throws MeroToolsException for every refusal, and {@link InvalidInputException} for a timeout above the
+     *                            maximum
+     */
+    public CommandResult runCommand(String commandLine, String workingDirectory, Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        return commandRunner.run(guardCommand(commandLine, workingDirectory), timeout);
+    }
+
+    /**
+     * The runner {@link #runCommand(String, String)} uses. Unless one was configured, it passes only
+     * {@link CommandRunner#DEFAULT_ENVIRONMENT} to the child, with {@code PATH} fixed to the context's command
+     * search path, and switches off git's system/global configuration, hooks, fsmonitor, pager, editor and
+     * prompts, which could otherwise run programs the policy never saw.
+     *
+     * @return the runner
+     */
+    public CommandRunner commandRunner() {
+        return commandRunner;
+    }
+
     @Override
     public String toString() {
         return "SecurityContext{name=" + Messages.quote(name) + ", paths=" + paths
@@ -365,6 +447,7 @@ public final class SecurityContext {
         private ApprovalBackend approval;
         private AuditLog auditLog;
         private final CommandPolicy.Builder commands = CommandPolicy.builder();
+        private CommandRunner commandRunner;
 
         private Builder() {
         }
@@ -489,6 +572,18 @@ public final class SecurityContext {
          */
         public Builder builtInArgumentGuards(boolean enabled) {
             commands.builtInGuards(enabled);
+            return this;
+        }
+
+        /**
+         * Sets the runner {@link SecurityContext#runCommand(String, String)} uses (timeouts, output caps, the
+         * environment allowlist). The default is described at {@link SecurityContext#commandRunner()}.
+         *
+         * @param runner the runner
+         * @return this builder
+         */
+        public Builder commandRunner(CommandRunner runner) {
+            this.commandRunner = Objects.requireNonNull(runner, "runner");
             return this;
         }
 

@@ -2,6 +2,7 @@ package dev.mero.core.command;
 
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.Messages;
+import dev.mero.core.ResolvedPath;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,6 +115,35 @@ public final class CommandRunner {
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Runs a command the policy checked with its working directory (see
+     * {@link dev.mero.core.SecurityContext#guardCommand(String, String)}), with the default timeout.
+     *
+     * @param command a checked command that carries its working directory
+     * @return the result, a non-zero exit or timeout included
+     * @throws IllegalArgumentException if the command was checked without a working directory
+     */
+    public CommandResult run(CheckedCommand command) {
+        return run(command, defaultTimeout);
+    }
+
+    /**
+     * Runs a command the policy checked with its working directory, with the given timeout.
+     *
+     * @param command a checked command that carries its working directory
+     * @param timeout how long the command may run, at most {@link #maxTimeout()}
+     * @return the result, a non-zero exit or timeout included
+     * @throws IllegalArgumentException if the command was checked without a working directory
+     * @throws InvalidInputException    if the timeout is not positive or above the maximum
+     */
+    public CommandResult run(CheckedCommand command, Duration timeout) {
+        Objects.requireNonNull(command, "command");
+        Path directory = command.workingDirectory().map(ResolvedPath::realPath)
+                .orElseThrow(() -> new IllegalArgumentException("Command " + Messages.quote(command.commandLine())
+                        + " was checked without a working directory; check it with one before running it"));
+        return run(command.processCommand(), directory, timeout);
     }
 
     /**
