@@ -58,6 +58,7 @@ public final class SecurityContext {
     private final Set<Permission> approvalRequired;
     private final ApprovalBackend approval;
     private final AuditLog auditLog;
+    private final List<RateLimiter> rateLimiters;
     private final ActionGuard guard;
     private final CommandPolicy commandPolicy;
     private final CommandRunner commandRunner;
@@ -78,6 +79,7 @@ public final class SecurityContext {
             limiters.add(rateLimiter);
         }
         limiters.addAll(builder.inheritedRateLimiters);
+        this.rateLimiters = List.copyOf(limiters);
         this.guard = new ActionGuard(name, scopes, limiters, approvalRequired,
                 ApprovalGate.builder().backend(approval).auditLog(auditLog).build(), auditLog);
         this.commandPolicy = builder.commands.build();
@@ -413,6 +415,25 @@ public final class SecurityContext {
         return commandRunner;
     }
 
+    /**
+     * Starts a child context for a worker agent that can only take away from this one: fewer entries,
+     * narrower permissions, more deny rules, more approval requirements, fewer scopes, lower limits. Any
+     * attempt to widen fails when the child is built. The child shares this context's approval backend,
+     * audit log, retry budget and command runner, and its actions also count against this context's rate
+     * limit.
+     *
+     * @param childName the child context's name
+     * @return a builder that starts as an exact copy of this context
+     */
+    public NarrowingBuilder narrow(String childName) {
+        return new NarrowingBuilder(this, childName);
+    }
+
+    /** This context's rate limiters, its own first, then those inherited from the contexts it narrows. */
+    List<RateLimiter> rateLimiters() {
+        return rateLimiters;
+    }
+
     @Override
     public String toString() {
         return "SecurityContext{name=" + Messages.quote(name) + ", paths=" + paths
@@ -677,6 +698,12 @@ public final class SecurityContext {
          */
         public Builder auditLog(AuditLog auditLog) {
             this.auditLog = Objects.requireNonNull(auditLog, "auditLog");
+            return this;
+        }
+
+        /** Rate limiters of the contexts this one narrows: a child's actions count against them too. */
+        Builder inheritRateLimiters(List<RateLimiter> limiters) {
+            inheritedRateLimiters.addAll(limiters);
             return this;
         }
 

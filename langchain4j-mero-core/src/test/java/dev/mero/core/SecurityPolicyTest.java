@@ -39,7 +39,7 @@ class SecurityPolicyTest {
     @Test
     void theShippedExamplePolicyLoads() throws IOException {
         Path file = dir.resolve("mero-policy.yaml");
-        try (InputStream in = SecurityPolicyTest.class.getResourceAsStream("/example-policy.yaml")) {
+        try (InputStream in = SecurityPolicyTest.class.getResourceAsStream("/dev/mero/core/example-policy.yaml")) {
             Files.copy(in, file);
         }
 
@@ -69,6 +69,10 @@ class SecurityPolicyTest {
         assertThatThrownBy(() -> context.guard(Operation.FILE_DELETE, "notes.txt"))
                 .isInstanceOf(ScopeDeniedException.class);
         assertThat(dir.resolve("mero-audit.jsonl")).isNotEmptyFile();
+        assertThat(context.checkCommand("git status --short").argv()).containsExactly("git", "status", "--short");
+        assertThatThrownBy(() -> context.checkCommand("git push"))
+                .isInstanceOf(CommandDeniedException.class)
+                .hasMessage("Command 'git push' is blocked by denied-command rule 'git push' in context 'worker_1'.");
     }
 
     private static ApprovalDecision decide(dev.mero.core.approval.ApprovalBackend backend) {
@@ -132,6 +136,9 @@ class SecurityPolicyTest {
         "rate without period     | 'limits: {rate: {permits: 5}}'                    | limits.rate | needs 'permits' and 'per'",
         "negative permits        | 'limits: {rate: {permits: -5, per: PT1M}}'        | limits.rate.permits | whole number from 1",
         "wrong name type         | 'name: [a, b]'                                    | name | expected a string, got a list",
+        "shell in a command rule | 'commands: {allow: [\"ls; rm -rf /\"]}'         | commands.allow[0] | ls; rm -rf /",
+        "relative search path    | 'commands: {search_path: bin}'                   | commands.search_path | bin",
+        "timeout without console | 'approval: {backend: deny, timeout: PT1M}'       | approval.timeout | console only",
     })
     void aBrokenPolicyFailsNamingFileFieldAndValue(String why, String yaml, String field, String problem)
             throws IOException {

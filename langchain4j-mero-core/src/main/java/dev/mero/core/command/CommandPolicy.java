@@ -78,6 +78,7 @@ public final class CommandPolicy {
     private final ProgramLocator locator;
     private final boolean builtInGuards;
     private final List<ArgumentGuard> guards;
+    private final List<ArgumentGuard> customGuards;
 
     private CommandPolicy(Builder builder) {
         this.allowRules = List.copyOf(builder.allowRules);
@@ -90,6 +91,7 @@ public final class CommandPolicy {
         }
         all.addAll(builder.guards);
         this.guards = List.copyOf(all);
+        this.customGuards = List.copyOf(builder.guards);
     }
 
     /**
@@ -126,6 +128,15 @@ public final class CommandPolicy {
      */
     public String searchPath() {
         return locator.text();
+    }
+
+    /**
+     * The argument guards added to the built-in ones, in the order they were added.
+     *
+     * @return an immutable list
+     */
+    public List<ArgumentGuard> customGuards() {
+        return customGuards;
     }
 
     /**
