@@ -10,6 +10,7 @@ import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
+import dev.mero.core.Operation;
 import dev.mero.core.Messages;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathEntry;
@@ -63,6 +64,8 @@ public final class FileTools {
     public static final int DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
     /** Default for {@link Builder#maxListEntries(int)}. */
     public static final int DEFAULT_MAX_LIST_ENTRIES = 1000;
+    /** How much of a new file's text an approver sees. */
+    private static final int APPROVAL_PREVIEW_CHARS = 4000;
 
     private static final Set<OpenOption> READ_NO_FOLLOW = Set.of(StandardOpenOption.READ, NOFOLLOW_LINKS);
 
@@ -112,7 +115,7 @@ public final class FileTools {
                     + "or relative to the first mount.",
             "Very long files are cut off, with a note at the end saying so. Binary files are refused."})
     public String readFile(@P("Path of the file to read, for example '/ws/notes.md'") String path) {
-        ResolvedPath target = context.checkPathAccess(required(path, "path", pathHint), Permission.READ);
+        ResolvedPath target = context.guard(Operation.FILE_READ, required(path, "path", pathHint));
         Path real = context.recheck(target).realPath();
         if (!Files.isRegularFile(real, NOFOLLOW_LINKS)) {
             throw notAFile(target);
@@ -145,12 +148,12 @@ public final class FileTools {
         String checkedPath = required(path, "path", pathHint);
         String text = required(content, "content",
                 "Give the complete text to write; an empty string writes an empty file.");
-        ResolvedPath target = context.checkPathAccess(checkedPath, Permission.WRITE);
         byte[] bytes = text.getBytes(UTF_8);
         if (bytes.length > maxWriteBytes) {
             throw new InvalidInputException("The content is " + bytes.length + " bytes of UTF-8; write_file writes "
                     + "at most " + maxWriteBytes + " bytes at once. Write a shorter file.");
         }
+        ResolvedPath target = context.guard(Operation.FILE_WRITE, checkedPath, approvalDetails(text, bytes.length));
         Path real = target.realPath();
         if (target.isMountRoot() || Files.isDirectory(real, NOFOLLOW_LINKS)) {
             throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory; give the "
@@ -185,7 +188,7 @@ public final class FileTools {
             "Lists the entries of a directory, sorted by name; names of directories end with '/'.",
             "Paths are virtual: '/<mount>' or '/<mount>/<path inside it>', for example '/ws' or '/ws/reports'."})
     public String listDirectory(@P("Path of the directory to list, for example '/ws'") String path) {
-        ResolvedPath target = context.checkPathAccess(required(path, "path", pathHint), Permission.READ);
+        ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, required(path, "path", pathHint));
         Path real = context.recheck(target).realPath();
         if (!Files.isDirectory(real, NOFOLLOW_LINKS)) {
             throw new OperationFailedException(Messages.quote(target.virtualPath())
@@ -249,6 +252,13 @@ public final class FileTools {
     }
 
     /** LangChain4j passes {@code null} for an argument the model left out. */
+    /** What a human approving a write sees besides the action: the size and the start of the new text. */
+    private static String approvalDetails(String text, int bytes) {
+        int shown = Math.min(text.length(), APPROVAL_PREVIEW_CHARS);
+        return "New contents (" + bytes + " bytes" + (shown < text.length() ? ", first " + shown + " characters" : "")
+                + "):\n" + text.substring(0, shown);
+    }
+
     private static String required(String value, String name, String hint) {
         if (value == null) {
             throw new InvalidInputException("The argument " + Messages.quote(name) + " is missing. " + hint);
