@@ -45,9 +45,16 @@ final class ActionGuard {
      * {@code recheck}.
      */
     <T> T guard(Operation operation, String subject, Supplier<T> check, Approval<T> approval) {
-        Set<Permission> permissions = operation.permissions();
+        return guard(List.of(operation), operation.permissions(), subject, check, approval);
+    }
+
+    /** As above, for an action that needs several permissions: every operation's scope must be held. */
+    <T> T guard(List<Operation> operations, Set<Permission> permissions, String subject, Supplier<T> check,
+                Approval<T> approval) {
         try {
-            scopes.check(contextName, operation.scope());
+            for (Operation operation : operations) {
+                scopes.check(contextName, operation.scope());
+            }
             for (RateLimiter limiter : rateLimiters) {
                 limiter.acquire(contextName);
             }

@@ -249,6 +249,32 @@ public final class SecurityContext {
     }
 
     /**
+     * Guards an action on a path that needs the given permissions, for callers that think in permissions
+     * rather than operations. The same steps as {@link #guard(Operation, String)}; the scopes checked are
+     * those of {@link Operation#FILE_READ}, {@link Operation#FILE_WRITE}, {@link Operation#FILE_DELETE} and,
+     * for EXECUTE, {@link Operation#COMMAND_EXECUTE}.
+     *
+     * @param path        the path as the agent wrote it
+     * @param permissions the permissions the action needs
+     * @return the approved, re-validated target
+     * @throws MeroToolsException for every refusal
+     */
+    public ResolvedPath guard(String path, Permission... permissions) {
+        EnumSet<Permission> needed = permissionSet(permissions);
+        List<Operation> operations = new ArrayList<>();
+        for (Permission permission : needed) {
+            operations.add(switch (permission) {
+                case READ -> Operation.FILE_READ;
+                case WRITE -> Operation.FILE_WRITE;
+                case DELETE -> Operation.FILE_DELETE;
+                case EXECUTE -> Operation.COMMAND_EXECUTE;
+            });
+        }
+        return guard.guard(operations, needed, path, () -> checkPathAccess(path, permissions),
+                ActionGuard.paths(this, null));
+    }
+
+    /**
      * Checks that the context's scopes cover an operation; passes when no scopes are configured.
      *
      * @param operation the operation

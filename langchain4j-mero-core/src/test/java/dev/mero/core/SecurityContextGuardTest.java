@@ -1,6 +1,7 @@
 package dev.mero.core;
 
 import static dev.mero.core.Permission.DELETE;
+import static dev.mero.core.Permission.EXECUTE;
 import static dev.mero.core.Permission.READ;
 import static dev.mero.core.Permission.WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -224,6 +225,23 @@ class SecurityContextGuardTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    void aPermissionBasedGuardAsksForApprovalOfExactlyWhatIsRequired() {
+        List<ApprovalRequest> seen = new CopyOnWriteArrayList<>();
+        SecurityContext context = base().requireApproval(WRITE).scopes("files:file:*").approval(request -> {
+            seen.add(request);
+            return ApprovalDecision.APPROVED;
+        }).build();
+
+        assertThat(context.guard("a.txt", READ, WRITE).checkedPermissions()).containsExactly(READ, WRITE);
+        assertThat(seen).singleElement().satisfies(r -> assertThat(r.action()).isEqualTo("WRITE: /ws/a.txt"));
+        assertThat(context.guard("a.txt", READ).virtualPath()).isEqualTo("/ws/a.txt");
+        assertThat(seen).hasSize(1);
+        assertThatThrownBy(() -> context.guard("/ws", EXECUTE))
+                .isInstanceOf(ScopeDeniedException.class)
+                .hasMessageContaining("lacks scope 'commands:command:execute'");
     }
 
     @Test
