@@ -11,9 +11,9 @@ import dev.langchain4j.agent.tool.Tool;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
+import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathEntry;
-import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
@@ -45,7 +45,8 @@ import java.util.StringJoiner;
  * }</pre>
  *
  * <p>The model names files by virtual path ({@code /ws/notes.md}); results name them the same way and never
- * show a host path. Every call is checked by the context before anything touches the file system, so a
+ * show a host path. Every call is guarded by the context ({@link SecurityContext#guard(Operation, String)}:
+ * scopes, rate limit, path permissions, approval, audit) before anything touches the file system, so a
  * denied call changes nothing. The target is checked again right before it is opened and right after,
  * and files are opened without following a symbolic link in the last name, so that a link swapped in
  * after the check is not followed.
@@ -112,7 +113,7 @@ public final class FileTools {
                     + "or relative to the first mount.",
             "Very long files are cut off, with a note at the end saying so. Binary files are refused."})
     public String readFile(@P("Path of the file to read, for example '/ws/notes.md'") String path) {
-        ResolvedPath target = context.checkPathAccess(required(path, "path", pathHint), Permission.READ);
+        ResolvedPath target = context.guard(Operation.FILE_READ, required(path, "path", pathHint));
         Path real = context.recheck(target).realPath();
         if (!Files.isRegularFile(real, NOFOLLOW_LINKS)) {
             throw notAFile(target);
@@ -145,7 +146,7 @@ public final class FileTools {
         String checkedPath = required(path, "path", pathHint);
         String text = required(content, "content",
                 "Give the complete text to write; an empty string writes an empty file.");
-        ResolvedPath target = context.checkPathAccess(checkedPath, Permission.WRITE);
+        ResolvedPath target = context.guard(Operation.FILE_WRITE, checkedPath);
         byte[] bytes = text.getBytes(UTF_8);
         if (bytes.length > maxWriteBytes) {
             throw new InvalidInputException("The content is " + bytes.length + " bytes of UTF-8; write_file writes "
@@ -185,7 +186,7 @@ public final class FileTools {
             "Lists the entries of a directory, sorted by name; names of directories end with '/'.",
             "Paths are virtual: '/<mount>' or '/<mount>/<path inside it>', for example '/ws' or '/ws/reports'."})
     public String listDirectory(@P("Path of the directory to list, for example '/ws'") String path) {
-        ResolvedPath target = context.checkPathAccess(required(path, "path", pathHint), Permission.READ);
+        ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, required(path, "path", pathHint));
         Path real = context.recheck(target).realPath();
         if (!Files.isDirectory(real, NOFOLLOW_LINKS)) {
             throw new OperationFailedException(Messages.quote(target.virtualPath())
