@@ -7,13 +7,11 @@ import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,12 +86,12 @@ class CommandAttackRegressionCorpusTest {
             "ls \"$HOME\"", "ls ${HOME}", "ls $", "ls \"a",
             "ls 'a"})
     void every_attack_is_refused(String line) throws IOException {
-        List<String> before = tree();
+        List<String> before = w.tree();
 
         assertThatThrownBy(() -> context.checkCommand(line, "/ws"))
                 .isInstanceOfAny(CommandDeniedException.class, InvalidInputException.class)
                 .satisfies(e -> assertThat(e.getMessage()).startsWith("Command "));
-        assertThat(tree()).isEqualTo(before);
+        assertThat(w.tree()).isEqualTo(before);
     }
 
     @Test
@@ -108,9 +106,4 @@ class CommandAttackRegressionCorpusTest {
         assertThat(result.stdout()).contains("PATH=" + w.searchPath() + "\n");
     }
 
-    private List<String> tree() throws IOException {
-        try (Stream<Path> files = Files.walk(w.root)) {
-            return files.map(Path::toString).sorted().collect(Collectors.toList());
-        }
-    }
 }
