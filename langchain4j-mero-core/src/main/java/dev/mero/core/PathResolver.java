@@ -72,13 +72,23 @@ final class PathResolver {
         }
         // 3. A host path that reaches an entry through a symlink elsewhere on the host.
         Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
-        Path real = canonical(input, lexical);
+        Path real;
+        try {
+            real = canonical(input, lexical);
+        } catch (OperationFailedException e) {
+            // a host path that cannot be resolved (e.g. /dev/fd/0, a pipe) cannot be shown to reach an entry
+            throw notCoveredAbsolute(input);
+        }
         if (containing(real).isEmpty()) {
-            throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is an absolute path that isn't "
-                    + "covered by any configured PathEntry, and its leading segment doesn't match a mounted slug "
-                    + "(mounted: " + mounted() + ").");
+            throw notCoveredAbsolute(input);
         }
         return real;
+    }
+
+    private PathAccessDeniedException notCoveredAbsolute(String input) {
+        return new PathAccessDeniedException("Path " + Messages.quote(input) + " is an absolute path that isn't "
+                + "covered by any configured PathEntry, and its leading segment doesn't match a mounted slug "
+                + "(mounted: " + mounted() + ").");
     }
 
     /** Applies {@code ..} lexically under {@code root}, refusing any climb above it, then canonicalises. */

@@ -10,11 +10,10 @@ import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Operation;
 import dev.mero.core.Messages;
+import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathEntry;
-import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
@@ -46,7 +45,8 @@ import java.util.StringJoiner;
  * }</pre>
  *
  * <p>The model names files by virtual path ({@code /ws/notes.md}); results name them the same way and never
- * show a host path. Every call is checked by the context before anything touches the file system, so a
+ * show a host path. Every call is guarded by the context ({@link SecurityContext#guard(Operation, String)}:
+ * scopes, rate limit, path permissions, approval, audit) before anything touches the file system, so a
  * denied call changes nothing. The target is checked again right before it is opened and right after,
  * and files are opened without following a symbolic link in the last name, so that a link swapped in
  * after the check is not followed.

@@ -25,7 +25,8 @@ import java.util.function.Function;
  *   <li>an argument that is absolute, contains {@code /}, is {@code ..} or starts with {@code ~};</li>
  *   <li>the value of {@code --opt=value} and of {@code name=value} ({@code dd if=/etc/passwd}) when it is one;</li>
  *   <li>a path glued to a short option ({@code -f/etc/passwd}): every suffix from the first letter up to the
- *       first {@code /}, {@code .} or {@code ~} is tried, since the policy cannot know where the value starts;</li>
+ *       first {@code /}, {@code .} or {@code ~} is tried, since the policy cannot know where the value starts;
+ *       so is every suffix that names an existing file in the base directory ({@code tar -Clink});</li>
  *   <li>a plain name ({@code notes.txt}, even {@code -x}) that exists in the base directory, so that a
  *       symbolic link planted there cannot lead a program out;</li>
  *   <li>the whole argument too when it looks like an option, since after {@code --} a program opens it as a
@@ -43,6 +44,8 @@ final class PathArguments {
 
     /** Suffixes of a short-option cluster tried before the first path character (a longer cluster is unusual). */
     private static final int MAX_CLUSTER_SUFFIXES = 16;
+    /** A file name is at most 255 bytes (NAME_MAX), so no longer suffix can name an existing file. */
+    private static final int MAX_NAME_LENGTH = 255;
 
     private final SecurityContext context;
     private final String line;
@@ -82,6 +85,10 @@ final class PathArguments {
                     addIfPathLike(paths, argument.substring(k));
                 }
             }
+            // a glued value can also be a plain name ('tar -Clink'): every suffix that exists in the base
+            for (int k = Math.max(2, argument.length() - MAX_NAME_LENGTH); k < argument.length(); k++) {
+                addExistingName(paths, argument.substring(k));
+            }
         } else if (eq >= 0) {
             addPath(paths, argument.substring(eq + 1));
         }
@@ -90,6 +97,10 @@ final class PathArguments {
 
     private void addPath(Set<String> paths, String text) {
         addIfPathLike(paths, text);
+        addExistingName(paths, text);
+    }
+
+    private void addExistingName(Set<String> paths, String text) {
         if (!text.isEmpty() && base != null && isExistingName(text)) {
             paths.add(text);
         }

@@ -9,6 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A real directory tree for command tests: {@code ws} (READ, WRITE, EXECUTE) with a file, a subdirectory and
@@ -68,6 +71,15 @@ final class Workspace {
     Path link(String name, Path target) {
         try {
             return Files.createSymbolicLink(bin.resolve(name), target);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every path under the root, sorted: equal before and after proves that nothing was changed on disk. */
+    List<String> tree() {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.map(Path::toString).sorted().collect(Collectors.toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
