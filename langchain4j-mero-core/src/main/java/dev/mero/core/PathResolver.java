@@ -162,6 +162,9 @@ final class PathResolver {
                         + Messages.quote(contextName) + ".");
             }
         }
+        if (needed.contains(Permission.WRITE) || needed.contains(Permission.DELETE)) {
+            refuseRepositoryMetadata(input, real, containing.get(containing.size() - 1));
+        }
         EnumSet<Permission> beyondCeiling = difference(needed, ceiling);
         if (!beyondCeiling.isEmpty()) {
             throw SecurityContext.lacks(contextName, beyondCeiling, ceiling);
@@ -192,6 +195,22 @@ final class PathResolver {
         }
         return new ResolvedPath(input, deciding, virtualPath(deciding, real), real, needed, effective,
                 approvalRequired);
+    }
+
+    /**
+     * A repository's configuration and hooks name programs that git runs (an external diff, a filter, a
+     * hook), so an agent never changes anything inside a {@code .git} directory below its mount; it changes a
+     * repository through git commands, which the command policy decides.
+     */
+    private void refuseRepositoryMetadata(String input, Path real, PathEntry innermost) {
+        for (Path name : innermost.realPath().relativize(real)) {
+            if (name.toString().equalsIgnoreCase(".git")) {
+                throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is inside a '.git' directory, "
+                        + "which may not be changed in context " + Messages.quote(contextName) + ": a repository's "
+                        + "configuration and hooks can make git run programs. Change the repository with git "
+                        + "commands instead.");
+            }
+        }
     }
 
     /** Entries whose real directory contains {@code real}, outermost first. */

@@ -96,11 +96,13 @@ public final class SecurityContext {
                 .environment("GIT_TERMINAL_PROMPT", "0")
                 .environment("GIT_PAGER", "cat")
                 .environment("GIT_EDITOR", "false")
-                .environment("GIT_CONFIG_COUNT", "2")
+                .environment("GIT_CONFIG_COUNT", "3")
                 .environment("GIT_CONFIG_KEY_0", "core.hooksPath")
                 .environment("GIT_CONFIG_VALUE_0", "/dev/null")
                 .environment("GIT_CONFIG_KEY_1", "core.fsmonitor")
                 .environment("GIT_CONFIG_VALUE_1", "false")
+                .environment("GIT_CONFIG_KEY_2", "safe.bareRepository")
+                .environment("GIT_CONFIG_VALUE_2", "explicit")
                 .build();
     }
 

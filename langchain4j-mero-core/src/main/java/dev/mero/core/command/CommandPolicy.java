@@ -218,7 +218,7 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        new PathArguments(context, line, base).check(argv);
+        new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory);
     }
 

@@ -18,7 +18,8 @@ import java.util.function.Function;
 
 /**
  * Checks that every argument naming a path names one inside an entry that grants READ, as the program will
- * see it.
+ * see it; for programs that change files ({@link ModifyingPrograms}: {@code cp}, {@code rm}, {@code tar -x},
+ * ...), WRITE and DELETE as well.
  *
  * <p>Which arguments name a path is decided from their text, because the policy cannot know every program:
  * <ul>
@@ -50,15 +51,18 @@ final class PathArguments {
     private final SecurityContext context;
     private final String line;
     private final Path base;
+    private final Permission[] needed;
 
     /**
-     * @param base the real directory relative paths resolve against, or {@code null} when the context mounts
-     *             nothing (then every path argument is refused)
+     * @param base   the real directory relative paths resolve against, or {@code null} when the context mounts
+     *               nothing (then every path argument is refused)
+     * @param needed what each path argument needs: READ, plus WRITE and DELETE for programs that change files
      */
-    PathArguments(SecurityContext context, String line, Path base) {
+    PathArguments(SecurityContext context, String line, Path base, Set<Permission> needed) {
         this.context = context;
         this.line = line;
         this.base = base;
+        this.needed = needed.toArray(new Permission[0]);
     }
 
     /** Checks every argument after the program. */
@@ -134,7 +138,7 @@ final class PathArguments {
             return;
         }
         Path real = asTheKernelSeesIt(path);
-        ResolvedPath resolved = denied(path, real, p -> context.checkPathAccess(p, Permission.READ));
+        ResolvedPath resolved = denied(path, real, p -> context.checkPathAccess(p, needed));
         if (!resolved.realPath().equals(real)) {
             throw new CommandDeniedException("Command " + Messages.quote(line) + " names the path "
                     + Messages.quote(path) + ", which a program opens as the host path "
@@ -151,8 +155,13 @@ final class PathArguments {
             String resolves = real == null || real.toString().equals(path) ? ""
                     : " (resolves to " + Messages.quote(real.toString()) + ")";
             throw new CommandDeniedException("Command " + Messages.quote(line) + " names the path "
-                    + Messages.quote(path) + resolves + ", which it may not read: " + e.getMessage(), e);
+                    + Messages.quote(path) + resolves + ", which it may not " + verb() + ": " + e.getMessage(), e);
         }
+    }
+
+    private String verb() {
+        List<Permission> list = List.of(needed);
+        return list.contains(Permission.DELETE) ? "change or delete" : list.contains(Permission.WRITE) ? "write" : "read";
     }
 
     /** Resolves {@code path} component by component, following links as the kernel does. */

@@ -1,5 +1,7 @@
 package dev.mero.core.command;
 
+import dev.mero.core.Permission;
+
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.SecurityContext;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +32,8 @@ class AttackCorpusTest {
     void setUp() {
         w = new Workspace(tmp);
         w.stub("rg");
-        context = w.context().commandSearchPath(w.searchPath())
+        context = w.context(Permission.READ, Permission.WRITE, Permission.EXECUTE, Permission.DELETE)
+                .commandSearchPath(w.searchPath())
                 .allowCommand("ls").allowCommand("cat").allowCommand("head").allowCommand("wc").allowCommand("git")
                 .allowCommand("find").allowCommand("grep").allowCommand("rg").allowCommand("sed").allowCommand("awk")
                 .allowCommand("tar").allowCommand("sort").allowCommand("npm").allowCommand("npx").allowCommand("echo")

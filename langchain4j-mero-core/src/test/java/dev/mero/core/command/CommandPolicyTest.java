@@ -57,7 +57,8 @@ class CommandPolicyTest {
 
     @Test
     void a_deny_rule_wins_with_the_seed_message() {
-        SecurityContext context = w.context().allowCommand("rm").denyCommand("rm -rf").build();
+        SecurityContext context = w.context(Permission.READ, Permission.WRITE, Permission.EXECUTE, Permission.DELETE)
+                .allowCommand("rm").denyCommand("rm -rf").build();
         assertThatThrownBy(() -> context.checkCommand("rm -rf sub"))
                 .isInstanceOf(CommandDeniedException.class)
                 .hasMessage("Command 'rm -rf sub' is blocked by denied-command rule 'rm -rf' in context 'worker_1'.");

@@ -49,9 +49,14 @@ final class Workspace {
 
     /** A context named worker_1 mounting ws and docs, with the default search path. */
     SecurityContext.Builder context() {
+        return context(Permission.READ, Permission.WRITE, Permission.EXECUTE);
+    }
+
+    /** The same context with other permissions on ws. */
+    SecurityContext.Builder context(Permission... wsPermissions) {
         return SecurityContext.builder()
                 .name("worker_1")
-                .path(PathEntry.of(ws.toString(), "ws", Permission.READ, Permission.WRITE, Permission.EXECUTE))
+                .path(PathEntry.of(ws.toString(), "ws", wsPermissions))
                 .path(PathEntry.of(docs.toString(), "docs", Permission.READ));
     }
 

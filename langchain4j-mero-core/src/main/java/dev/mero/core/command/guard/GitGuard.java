@@ -29,11 +29,12 @@ import java.util.Set;
  * Long options are matched in every abbreviation git's option parser accepts ({@code --upload-p},
  * {@code --ext-d}, {@code --outp}).
  *
- * <p>Not covered, because it is not in the arguments: a repository's own configuration and hooks. An agent
- * that can write {@code .git/config} or {@code .git/hooks} can make git run programs; a runner should override
- * {@code core.fsmonitor}, {@code core.hooksPath}, {@code core.pager} and the editors through
- * {@code GIT_CONFIG_COUNT}/{@code GIT_CONFIG_KEY_n}/{@code GIT_CONFIG_VALUE_n}, or such directories should not
- * be writable.
+ * <p>A repository's own configuration and hooks are not in the arguments: an agent that could write
+ * {@code .git/config} could make git run programs (an external diff, a filter, a textconv). The path core
+ * therefore refuses WRITE and DELETE inside any {@code .git} directory, this guard refuses {@code --git-dir},
+ * {@code --work-tree} and {@code --bare} (which would point git at a directory the agent wrote), and the
+ * default runner sets {@code safe.bareRepository=explicit} so that a bare repository the agent wrote is never
+ * discovered, and overrides {@code core.hooksPath} and {@code core.fsmonitor}.
  */
 final class GitGuard extends ProgramGuard {
 
@@ -81,6 +82,11 @@ final class GitGuard extends ProgramGuard {
                 return refuse("the option " + Messages.quote(argument) + " sets configuration, which can name "
                         + "programs for git to run (core.pager, core.sshCommand, core.fsmonitor, alias.*); leave "
                         + "it out");
+            }
+            if (argument.equals("--bare") || argument.startsWith("--git-dir") || argument.startsWith("--work-tree")) {
+                return refuse("the option " + Messages.quote(argument) + " makes git use a repository directory "
+                        + "the agent may have written, whose configuration can name programs for git to run; run git "
+                        + "in the repository's working directory instead");
             }
             if (argument.startsWith("--exec-path=")) {
                 return refuse("the option '--exec-path=...' changes where git finds the programs it runs; leave it "

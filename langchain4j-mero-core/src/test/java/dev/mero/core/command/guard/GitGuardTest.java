@@ -14,7 +14,8 @@ class GitGuardTest {
             "git -c core.pager=id log", "git -c alias.x='!id' x", "git -ccore.sshCommand=id fetch",
             "git --config-env=core.pager=EVIL log", "git --config-env core.pager=EVIL log",
             "git -C sub -c core.fsmonitor=id status", "git --no-pager -c x=y status",
-            "git --exec-path=/tmp/evil status", "git -p help config", "git --paginate log",
+            "git --exec-path=/tmp/evil status", "git --git-dir=evil diff", "git --git-dir evil log",
+            "git --work-tree=. --git-dir=evil status", "git --bare log", "git -p help config", "git --paginate log",
             "git config core.pager id", "git config --add alias.x '!id'", "git config --unset x",
             "git config --edit", "git config -e", "git config set core.pager id", "git config --global x y",
             "git config --get x --add y", "git config",
@@ -44,7 +45,7 @@ class GitGuardTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"git status", "git status --short", "git log --oneline -5", "git -C sub log",
-            "git --no-pager log", "git --git-dir=.git log", "git --exec-path", "git diff --text", "git diff --stat",
+            "git --no-pager log", "git --exec-path", "git diff --text", "git diff --stat",
             "git diff --no-ext-diff --no-textconv", "git log --exclude=x --all", "git grep -n x", "git grep -o x",
             "git ls-files -o", "git commit -m msg", "git commit -c HEAD", "git add -u", "git push -u origin main",
             "git config --get user.name", "git config --global --get user.name", "git config --list",
