@@ -15,6 +15,7 @@ import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathEntry;
 import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecureFiles;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,11 +23,9 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
-import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -48,8 +47,8 @@ import java.util.StringJoiner;
  * show a host path. Every call is guarded by the context ({@link SecurityContext#guard(Operation, String)}:
  * scopes, rate limit, path permissions, approval, audit) before anything touches the file system, so a
  * denied call changes nothing. The target is checked again right before it is opened and right after,
- * and files are opened without following a symbolic link in the last name, so that a link swapped in
- * after the check is not followed.
+ * and files are opened through {@link SecureFiles}, which follows no symbolic link anywhere in the path, so
+ * that a link swapped in after the check is not followed.
  *
  * <p>A refused or failed call throws a {@link MeroToolsException}: register
  * {@link MeroToolExecutionErrorHandler} so that the model reads {@code "Denied: ..."} or
@@ -67,7 +66,6 @@ public final class FileTools {
     /** How much of a new file's text an approver sees. */
     private static final int APPROVAL_PREVIEW_CHARS = 4000;
 
-    private static final Set<OpenOption> READ_NO_FOLLOW = Set.of(StandardOpenOption.READ, NOFOLLOW_LINKS);
 
     private final SecurityContext context;
     private final int maxReadBytes;
@@ -120,7 +118,7 @@ public final class FileTools {
         if (!Files.isRegularFile(real, NOFOLLOW_LINKS)) {
             throw notAFile(target);
         }
-        try (SeekableByteChannel channel = Files.newByteChannel(real, READ_NO_FOLLOW)) {
+        try (SeekableByteChannel channel = SecureFiles.newByteChannel(target, StandardOpenOption.READ)) {
             context.recheck(target);
             InputStream in = Channels.newInputStream(channel);
             byte[] bytes = in.readNBytes(maxReadBytes + 1);
@@ -164,7 +162,8 @@ public final class FileTools {
             boolean createdParents = createParents(target);
             context.recheck(target);
             boolean existed = Files.exists(real, NOFOLLOW_LINKS);
-            try (OutputStream out = Files.newOutputStream(real, CREATE, TRUNCATE_EXISTING, WRITE, NOFOLLOW_LINKS)) {
+            try (OutputStream out = Channels.newOutputStream(
+                    SecureFiles.newByteChannel(target, CREATE, TRUNCATE_EXISTING, WRITE))) {
                 context.recheck(target);
                 out.write(bytes);
             }
