@@ -1,5 +1,10 @@
 package dev.mero.core;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.StringJoiner;
@@ -72,6 +77,29 @@ public final class Messages {
      */
     public static String codePoint(int codePoint) {
         return String.format("U+%04X", codePoint);
+    }
+
+    /**
+     * Describes an I/O failure in words a model can act on, without a Java class name, a stack trace or the
+     * host path that the exception's own message would carry.
+     *
+     * @param failure the failure
+     * @return for example {@code "permission denied"} or {@code "no such file or directory"}
+     */
+    public static String ioReason(IOException failure) {
+        if (failure instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (failure instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (failure instanceof NotDirectoryException) {
+            return "a name in the path is not a directory";
+        }
+        if (failure instanceof FileSystemLoopException) {
+            return "too many levels of symbolic links";
+        }
+        return "an input/output error";
     }
 
     private static void appendEscaped(StringBuilder out, int cp) {

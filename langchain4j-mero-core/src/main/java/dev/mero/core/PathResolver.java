@@ -265,7 +265,7 @@ final class PathResolver {
 
     private OperationFailedException unresolvable(String input, IOException cause) {
         return new OperationFailedException("Path " + Messages.quote(input) + " could not be resolved"
-                + (cause == null ? "" : " (" + cause.getClass().getSimpleName() + ")") + ".", cause);
+                + (cause == null ? "" : " (" + Messages.ioReason(cause) + ")") + ".", cause);
     }
 
     private String mounted() {

@@ -40,4 +40,16 @@ class MessagesTest {
         assertThat(Messages.isControlOrInvisible('ß')).isFalse();
         assertThat(Messages.codePoint(0x202E)).isEqualTo("U+202E");
     }
+
+    @Test
+    void ioFailuresAreDescribedWithoutClassNamesOrHostPaths() {
+        assertThat(Messages.ioReason(new java.nio.file.AccessDeniedException("/secret/x"))).isEqualTo("permission denied");
+        assertThat(Messages.ioReason(new java.nio.file.NoSuchFileException("/secret/x")))
+                .isEqualTo("no such file or directory");
+        assertThat(Messages.ioReason(new java.nio.file.NotDirectoryException("/secret/x")))
+                .isEqualTo("a name in the path is not a directory");
+        assertThat(Messages.ioReason(new java.nio.file.FileSystemLoopException("/secret/x")))
+                .isEqualTo("too many levels of symbolic links");
+        assertThat(Messages.ioReason(new java.io.IOException("/secret/x"))).isEqualTo("an input/output error");
+    }
 }

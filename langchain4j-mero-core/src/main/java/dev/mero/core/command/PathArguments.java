@@ -182,7 +182,7 @@ final class PathArguments {
                 } catch (IOException e) {
                     throw new CommandDeniedException("Command " + Messages.quote(line) + " names the path "
                             + Messages.quote(path) + ", which could not be resolved ("
-                            + e.getClass().getSimpleName() + ").", e);
+                            + Messages.ioReason(e) + ").", e);
                 }
             } else if (Files.isSymbolicLink(next)) {
                 throw new CommandDeniedException("Command " + Messages.quote(line) + " names the path "
