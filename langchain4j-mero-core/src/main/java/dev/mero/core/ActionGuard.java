@@ -87,10 +87,6 @@ final class ActionGuard {
         auditLog.record(event.contextName(contextName).build());
     }
 
-    AuditLog auditLog() {
-        return auditLog;
-    }
-
     /** How a kind of decision (a path, a command) is presented for approval and re-validated after it. */
     interface Approval<T> {
 
