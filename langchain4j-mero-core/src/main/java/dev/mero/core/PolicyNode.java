@@ -44,6 +44,24 @@ final class PolicyNode {
         return this;
     }
 
+    /**
+     * The one key of {@code names} that is present (the first name is the documented one, the others are
+     * accepted spellings); the first name when none is. Two spellings of one setting are refused, so a
+     * policy never means two things at once.
+     */
+    String oneOf(String... names) {
+        String present = null;
+        for (String name : names) {
+            if (has(name)) {
+                if (present != null) {
+                    throw child(name).fail("sets the same thing as " + Messages.quote(present) + "; keep one of them");
+                }
+                present = name;
+            }
+        }
+        return present != null ? present : names[0];
+    }
+
     boolean has(String key) {
         return node.has(key) && !node.get(key).isNull();
     }
@@ -103,10 +121,10 @@ final class PolicyNode {
         for (PolicyNode item : list()) {
             String name = item.text();
             try {
-                permissions.add(Permission.valueOf(name));
+                permissions.add(Permission.valueOf(name.toUpperCase(java.util.Locale.ROOT)));
             } catch (IllegalArgumentException e) {
                 throw item.fail(Messages.quote(name) + " is not a permission (expected one of READ, WRITE, EXECUTE, "
-                        + "DELETE, in capitals)");
+                        + "DELETE)");
             }
         }
         return permissions.toArray(new Permission[0]);

@@ -52,7 +52,13 @@ import java.util.Locale;
  * audit:
  *   jsonl: audit/mero.jsonl           # JSON Lines audit file, appended to
  * </pre>
- * Unknown keys, duplicate keys, wrong types, bad permission names, missing directories and malformed rules
+ * Accepted spellings: {@code allowed}, {@code allowed_permissions} (or {@code allowed_permission}) for
+ * {@code allow}; {@code denied}, {@code denied_permissions} (or {@code denied_permission}) for {@code deny};
+ * {@code approval_required} for an entry's {@code require_approval}; top-level {@code allowed_commands},
+ * {@code denied_commands} and {@code require_approval} next to the sections above. Permission names are read
+ * case-insensitively. Two spellings of one setting in the same place are refused.
+ *
+ * <p>Unknown keys, duplicate keys, wrong types, bad permission names, missing directories and malformed rules
  * all fail with an {@link InvalidPolicyException} naming the file, the field and the value: a broken policy
  * never becomes a permissive one. Files larger than {@value #MAX_FILE_BYTES} bytes are refused.
  */
@@ -90,7 +96,8 @@ public final class SecurityPolicy {
      */
     public static SecurityContext.Builder read(Path file) {
         PolicyNode root = new PolicyNode(file, "", parse(file)).object(
-                "name", "permissions", "paths", "commands", "approval", "scopes", "limits", "audit");
+                "name", "permissions", "paths", "commands", "approval", "scopes", "limits", "audit",
+                "allowed_commands", "denied_commands", "require_approval");
         Path base = file.toAbsolutePath().getParent();
         SecurityContext.Builder builder = SecurityContext.builder();
         apply(root, "name", node -> builder.name(node.text()));
@@ -103,6 +110,9 @@ public final class SecurityPolicy {
         if (root.has("commands")) {
             commands(root.get("commands"), builder);
         }
+        rules(root, "allowed_commands", builder::allowCommand);
+        rules(root, "denied_commands", builder::denyCommand);
+        apply(root, "require_approval", node -> builder.requireApproval(node.permissions()));
         if (root.has("approval")) {
             approval(root.get("approval"), builder);
         }
@@ -153,7 +163,8 @@ public final class SecurityPolicy {
     }
 
     private static PathEntry pathEntry(PolicyNode entry, Path base) {
-        entry.object("path", "slug", "allow", "deny", "require_approval");
+        entry.object("path", "slug", "allow", "allowed", "allowed_permissions", "allowed_permission",
+                "deny", "denied", "denied_permissions", "denied_permission", "require_approval", "approval_required");
         if (!entry.has("path")) {
             throw entry.get("path").fail("every path entry needs a 'path'");
         }
@@ -163,9 +174,12 @@ public final class SecurityPolicy {
         PathEntry.Builder builder = PathEntry.builder();
         apply(entry, "path", node -> builder.path(base.resolve(node.text())));
         apply(entry, "slug", node -> builder.slug(node.text()));
-        apply(entry, "allow", node -> builder.allow(node.permissions()));
-        apply(entry, "deny", node -> builder.deny(node.permissions()));
-        apply(entry, "require_approval", node -> builder.requireApproval(node.permissions()));
+        apply(entry, entry.oneOf("allow", "allowed", "allowed_permissions", "allowed_permission"),
+                node -> builder.allow(node.permissions()));
+        apply(entry, entry.oneOf("deny", "denied", "denied_permissions", "denied_permission"),
+                node -> builder.deny(node.permissions()));
+        apply(entry, entry.oneOf("require_approval", "approval_required"),
+                node -> builder.requireApproval(node.permissions()));
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
@@ -175,17 +189,17 @@ public final class SecurityPolicy {
 
     private static void commands(PolicyNode commands, SecurityContext.Builder builder) {
         commands.object("allow", "deny", "search_path");
-        if (commands.has("allow")) {
-            for (PolicyNode rule : commands.get("allow").list()) {
-                apply(rule, node -> builder.allowCommand(node.text()));
-            }
-        }
-        if (commands.has("deny")) {
-            for (PolicyNode rule : commands.get("deny").list()) {
-                apply(rule, node -> builder.denyCommand(node.text()));
-            }
-        }
+        rules(commands, "allow", builder::allowCommand);
+        rules(commands, "deny", builder::denyCommand);
         apply(commands, "search_path", node -> builder.commandSearchPath(node.text()));
+    }
+
+    private static void rules(PolicyNode parent, String key, java.util.function.Consumer<String> add) {
+        if (parent.has(key)) {
+            for (PolicyNode rule : parent.get(key).list()) {
+                apply(rule, node -> add.accept(node.text()));
+            }
+        }
     }
 
     private static void approval(PolicyNode approval, SecurityContext.Builder builder) {

@@ -124,7 +124,6 @@ class SecurityPolicyTest {
     @CsvSource(delimiter = '|', value = {
         "unknown top-level key   | colour: red                                      | colour | unknown key 'colour'",
         "bad permission          | 'paths: [{path: workspace, slug: ws, allow: [READ, RAED]}]' | paths[0].allow[1] | 'RAED' is not a permission",
-        "lower-case permission   | 'permissions: [read]'                             | permissions[0] | 'read' is not a permission",
         "permissions not a list  | 'permissions: READ'                               | permissions | expected a list, got 'READ'",
         "missing directory       | 'paths: [{path: nowhere, slug: ws}]'              | paths[0] | does not exist or is not a directory",
         "bad slug                | 'paths: [{path: workspace, slug: WS}]'            | paths[0] | Invalid slug 'WS'",
@@ -152,6 +151,36 @@ class SecurityPolicyTest {
                 })
                 .hasMessageStartingWith("Policy file '" + file + "', field '" + field + "': ")
                 .hasMessageContaining(problem);
+    }
+
+    @Test
+    void theSeedsSpellingsAndLowerCasePermissionsAreAccepted() throws IOException {
+        Path file = write("seed.yaml", """
+                name: seed
+                paths:
+                  - {path: workspace, slug: ws, allowed_permissions: [read, write], denied_permissions: [write]}
+                allowed_commands: ["ls"]
+                denied_commands: ["ls -R"]
+                require_approval: [EXECUTE]
+                """);
+
+        SecurityContext context = SecurityPolicy.load(file);
+
+        assertThat(context.paths().get(0).allowed()).containsExactly(READ, WRITE);
+        assertThat(context.paths().get(0).denied()).containsExactly(WRITE);
+        assertThat(context.commandPolicy().allowRules()).extracting(r -> r.text()).containsExactly("ls");
+        assertThat(context.commandPolicy().denyRules()).extracting(r -> r.text()).containsExactly("ls -R");
+        assertThat(context.approvalRequired()).containsExactly(EXECUTE);
+    }
+
+    @Test
+    void twoSpellingsOfOneSettingAreRefused() throws IOException {
+        Path file = write("p.yaml", "paths: [{path: workspace, slug: ws, allow: [READ], allowed: [WRITE]}]\n");
+
+        assertThatThrownBy(() -> SecurityPolicy.load(file))
+                .isInstanceOf(InvalidPolicyException.class)
+                .hasMessage("Policy file '" + file + "', field 'paths[0].allowed': sets the same thing as 'allow'; "
+                        + "keep one of them");
     }
 
     @Test
