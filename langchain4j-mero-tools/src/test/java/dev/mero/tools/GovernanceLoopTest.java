@@ -13,6 +13,7 @@ import dev.mero.core.approval.ApprovalRequest;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.limit.RetryBudget;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -99,5 +100,23 @@ class GovernanceLoopTest {
             assertThat(request.details()).contains("New contents (2 bytes):\nhi");
         });
         assertThat(events).extracting(AuditEvent::type).endsWith(AuditEventType.ALLOWED);
+    }
+
+    @Test
+    void theSameFailingCallIsStoppedByTheRetryBudget() throws IOException {
+        SecurityContext context = context().retryBudget(RetryBudget.builder().maxFailures(2).build()).build();
+        Map<String, Object> missing = Map.of("path", "/ws/missing.txt");
+
+        assertThat(run(context, "read_file", missing).text()).startsWith("Error: '/ws/missing.txt' is not a file");
+        assertThat(run(context, "read_file", missing).text()).startsWith("Error: ");
+        ToolExecutionResultMessage third = run(context, "read_file", missing);
+
+        assertThat(third.isError()).isTrue();
+        assertThat(third.text()).startsWith("Denied: Call 'read_file' with these exact arguments already failed 2 "
+                + "time(s) in a row and was not run again.");
+        assertThat(run(context, "read_file", Map.of("path", "/ws/notes.txt")).text()).isEqualTo("notes\n");
+        Files.writeString(ws.resolve("missing.txt"), "now here");
+        assertThat(run(context, "read_file", missing).text()).as("still refused until the approach changes")
+                .startsWith("Denied: Call 'read_file'");
     }
 }
