@@ -59,10 +59,14 @@ final class ActionGuard {
                 limiter.acquire(contextName);
             }
             T decision = check.get();
+            // what the action needs anywhere (a command also reads or writes its path arguments)
+            EnumSet<Permission> needed = EnumSet.noneOf(Permission.class);
+            needed.addAll(permissions);
+            needed.addAll(approval.permissions(decision));
             EnumSet<Permission> ask = EnumSet.noneOf(Permission.class);
             ask.addAll(approvalRequired);
+            ask.retainAll(needed);
             ask.addAll(approval.targetRequirements(decision));
-            ask.retainAll(permissions);
             if (!ask.isEmpty()) {
                 ApprovalRequest request = approval.request(decision, ApprovalRequest.builder()
                         .contextName(contextName).permissions(ask)).build();
@@ -90,8 +94,14 @@ final class ActionGuard {
     /** How a kind of decision (a path, a command) is presented for approval and re-validated after it. */
     interface Approval<T> {
 
-        /** Approval requirements that come with the decided target itself, e.g. from its path entries. */
+        /**
+         * Approval requirements that come with the decided targets themselves, from their path entries, each
+         * already limited to the permissions the action needs at that target.
+         */
         Set<Permission> targetRequirements(T decision);
+
+        /** Permissions the action needs besides its operation's, e.g. WRITE on a command's path argument. */
+        Set<Permission> permissions(T decision);
 
         /** Completes the request with the decision's subject, target or argument vector. */
         ApprovalRequest.Builder request(T decision, ApprovalRequest.Builder request);
@@ -108,7 +118,20 @@ final class ActionGuard {
         return new Approval<>() {
             @Override
             public Set<Permission> targetRequirements(CheckedCommand command) {
-                return command.workingDirectory().map(ResolvedPath::approvalRequired).orElse(Set.of());
+                EnumSet<Permission> required = EnumSet.noneOf(Permission.class);
+                command.workingDirectory().ifPresent(directory -> required.addAll(
+                        requiredAt(directory, EnumSet.of(Permission.EXECUTE))));
+                for (ResolvedPath argument : command.pathArguments()) {
+                    required.addAll(requiredAt(argument, argument.checkedPermissions()));
+                }
+                return required;
+            }
+
+            @Override
+            public Set<Permission> permissions(CheckedCommand command) {
+                EnumSet<Permission> needed = EnumSet.noneOf(Permission.class);
+                command.pathArguments().forEach(argument -> needed.addAll(argument.checkedPermissions()));
+                return needed;
             }
 
             @Override
@@ -141,7 +164,12 @@ final class ActionGuard {
         return new Approval<>() {
             @Override
             public Set<Permission> targetRequirements(ResolvedPath target) {
-                return target.approvalRequired();
+                return requiredAt(target, target.checkedPermissions());
+            }
+
+            @Override
+            public Set<Permission> permissions(ResolvedPath target) {
+                return Set.of();
             }
 
             @Override
@@ -159,5 +187,13 @@ final class ActionGuard {
                 return target.virtualPath();
             }
         };
+    }
+
+    /** The approvals the entries holding {@code target} require for what the action needs there. */
+    private static Set<Permission> requiredAt(ResolvedPath target, Set<Permission> needed) {
+        EnumSet<Permission> required = EnumSet.noneOf(Permission.class);
+        required.addAll(target.approvalRequired());
+        required.retainAll(needed);
+        return required;
     }
 }

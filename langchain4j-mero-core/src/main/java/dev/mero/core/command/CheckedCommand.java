@@ -25,15 +25,17 @@ public final class CheckedCommand {
     private final Path realExecutable;
     private final CommandRule allowRule;
     private final ResolvedPath workingDirectory;
+    private final List<ResolvedPath> pathArguments;
 
     CheckedCommand(String commandLine, List<String> argv, Path executable, Path realExecutable,
-                   CommandRule allowRule, ResolvedPath workingDirectory) {
+                   CommandRule allowRule, ResolvedPath workingDirectory, List<ResolvedPath> pathArguments) {
         this.commandLine = commandLine;
         this.argv = List.copyOf(argv);
         this.executable = executable;
         this.realExecutable = realExecutable;
         this.allowRule = allowRule;
         this.workingDirectory = workingDirectory;
+        this.pathArguments = List.copyOf(pathArguments);
     }
 
     /**
@@ -119,6 +121,17 @@ public final class CheckedCommand {
     }
 
     /**
+     * The paths the arguments name, each checked for the permissions the program needs there (READ, and WRITE
+     * or DELETE for programs that change files). Approval requirements of the entries holding them apply to
+     * the command, and a re-check after approval must find them unchanged.
+     *
+     * @return an immutable list, in argument order
+     */
+    public List<ResolvedPath> pathArguments() {
+        return pathArguments;
+    }
+
+    /**
      * The command to hand to a process builder: the executable's absolute path followed by the arguments.
      *
      * @return an immutable list
@@ -134,7 +147,8 @@ public final class CheckedCommand {
     public boolean equals(Object o) {
         return o instanceof CheckedCommand other && commandLine.equals(other.commandLine) && argv.equals(other.argv)
                 && executable.equals(other.executable) && allowRule.equals(other.allowRule)
-                && Objects.equals(workingDirectory, other.workingDirectory);
+                && Objects.equals(workingDirectory, other.workingDirectory)
+                && pathArguments.equals(other.pathArguments);
     }
 
     @Override

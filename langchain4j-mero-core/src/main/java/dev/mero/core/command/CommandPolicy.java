@@ -218,8 +218,10 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
-        return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory);
+        List<ResolvedPath> pathArguments =
+                new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
+        return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
+                pathArguments);
     }
 
     /** The most specific allow rule that matches, or {@code null}. */

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -65,13 +66,22 @@ final class PathArguments {
         this.needed = needed.toArray(new Permission[0]);
     }
 
-    /** Checks every argument after the program. */
-    void check(List<String> argv) {
+    /**
+     * Checks every argument after the program.
+     *
+     * @return the paths the arguments name, as checked (empty when the context mounts nothing)
+     */
+    List<ResolvedPath> check(List<String> argv) {
+        List<ResolvedPath> resolved = new ArrayList<>();
         for (String argument : argv.subList(1, argv.size())) {
             for (String path : candidates(argument)) {
-                check(path);
+                ResolvedPath target = check(path);
+                if (target != null) {
+                    resolved.add(target);
+                }
             }
         }
+        return resolved;
     }
 
     /** The paths an argument may name. */
@@ -132,10 +142,10 @@ final class PathArguments {
         return -1;
     }
 
-    private void check(String path) {
+    private ResolvedPath check(String path) {
         if (base == null) {
             denied(path, null, context::checkPath);
-            return;
+            return null;
         }
         Path real = asTheKernelSeesIt(path);
         ResolvedPath resolved = denied(path, real, p -> context.checkPathAccess(p, needed));
@@ -146,6 +156,7 @@ final class PathArguments {
                     + "mount paths such as " + Messages.quote(resolved.entry().mountPoint() + "/...")
                     + ". Give the path relative to the working directory.");
         }
+        return resolved;
     }
 
     private ResolvedPath denied(String path, Path real, Function<String, ResolvedPath> checker) {
