@@ -193,9 +193,16 @@ public final class NarrowingBuilder {
         for (String slug : slugs) {
             requireEntry(parentEntries, slug);
         }
+        List<PathEntry> kept = new ArrayList<>();
         for (PathEntry entry : parent.paths()) {
             if (slugs.contains(entry.slug())) {
+                kept.add(entry);
                 child.path(narrowed(entry));
+            }
+        }
+        for (PathEntry entry : parent.paths()) {
+            if (!slugs.contains(entry.slug()) && insideAny(entry, kept)) {
+                child.path(closed(entry));
             }
         }
 
@@ -223,11 +230,33 @@ public final class NarrowingBuilder {
         denied.addAll(denies.getOrDefault(entry.slug(), EnumSet.noneOf(Permission.class)));
         EnumSet<Permission> approval = copy(entry.approvalRequired());
         approval.addAll(entryApprovals.getOrDefault(entry.slug(), EnumSet.noneOf(Permission.class)));
-        return PathEntry.builder().path(entry.path()).slug(entry.slug())
+        // the deny rules and approvals of a parent entry around this one applied here; they stay when it is dropped
+        for (PathEntry outer : parent.paths()) {
+            if (outer != entry && entry.realPath().startsWith(outer.realPath())) {
+                denied.addAll(outer.denied());
+                approval.addAll(outer.approvalRequired());
+            }
+        }
+        // the directory the parent checked, not whatever a symlink given as its path points to now
+        return PathEntry.builder().path(entry.realPath().toString()).slug(entry.slug())
                 .allow(allowed.toArray(new Permission[0]))
                 .deny(denied.toArray(new Permission[0]))
                 .requireApproval(approval.toArray(new Permission[0]))
                 .build();
+    }
+
+    /**
+     * A dropped entry inside a kept one stays mounted with nothing allowed: without it, the kept entry would
+     * decide the paths below it, which the dropped entry restricted in the parent.
+     */
+    private static PathEntry closed(PathEntry entry) {
+        return PathEntry.builder().path(entry.realPath().toString()).slug(entry.slug())
+                .deny(Permission.values())
+                .build();
+    }
+
+    private static boolean insideAny(PathEntry entry, List<PathEntry> kept) {
+        return kept.stream().anyMatch(outer -> entry.realPath().startsWith(outer.realPath()));
     }
 
     private void narrowScopes(SecurityContext.Builder child) {
