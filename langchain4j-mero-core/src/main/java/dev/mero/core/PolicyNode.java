@@ -62,8 +62,15 @@ final class PolicyNode {
         return present != null ? present : names[0];
     }
 
+    /**
+     * Whether the key is present. A key written without a value ({@code scopes: ~}) is refused rather than read
+     * as absent: absent often means "unrestricted" (no scopes, every permission), never what such a line meant.
+     */
     boolean has(String key) {
-        return node.has(key) && !node.get(key).isNull();
+        if (node.has(key) && node.get(key).isNull()) {
+            throw child(key).fail("has no value; give one (an empty list is written []) or leave the key out");
+        }
+        return node.has(key);
     }
 
     PolicyNode get(String key) {
