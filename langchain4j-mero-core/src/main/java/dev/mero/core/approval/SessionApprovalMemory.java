@@ -22,10 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>An approval is remembered only for the exact tuple (context name, permissions, action, canonical real
  * target, argument vector); a request that differs in any of them (another path, a parent directory, one
- * more permission, another context, one more or one changed argument) goes to the wrapped backend. With
- * {@link Builder#matchDetails(boolean) matchDetails(true)} the details (the diff of an edit) must match
- * too; by default they do not, so approving "WRITE: /ws/a.txt" once approves later writes to that file,
- * whatever they contain, for the rest of the session. Only {@link ApprovalDecision#APPROVED} is remembered;
+ * more permission, another context, one more or one changed argument) goes to the wrapped backend. By
+ * default the details (the diff or new text of an edit) must match too, so approving one edit of
+ * "WRITE: /ws/a.txt" never approves a different edit of that file; with
+ * {@link Builder#matchDetails(boolean) matchDetails(false)} an approval covers the action whatever it writes,
+ * for the rest of the session. Only {@link ApprovalDecision#APPROVED} is remembered;
  * a denial, an abstention or a failure is asked again next time. At most
  * {@linkplain Builder#maxEntries(int) maxEntries} approvals are kept; beyond that, new approvals are simply
  * not remembered. Thread-safe.
@@ -138,7 +139,7 @@ public final class SessionApprovalMemory implements ApprovalBackend {
     public static final class Builder {
 
         private ApprovalBackend delegate;
-        private boolean matchDetails;
+        private boolean matchDetails = true;
         private int maxEntries = DEFAULT_MAX_ENTRIES;
 
         private Builder() {
@@ -156,8 +157,8 @@ public final class SessionApprovalMemory implements ApprovalBackend {
         }
 
         /**
-         * Sets whether the details (the diff of an edit) must match as well (default {@code false}: an
-         * approval covers the action, whatever content it writes).
+         * Sets whether the details (the diff of an edit) must match as well (default {@code true}: an approval
+         * covers exactly the edit a human saw; {@code false}: it covers the action, whatever it writes).
          *
          * @param matchDetails whether to compare details
          * @return this builder

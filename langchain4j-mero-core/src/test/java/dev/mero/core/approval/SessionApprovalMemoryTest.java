@@ -133,9 +133,9 @@ class SessionApprovalMemoryTest {
     }
 
     @Test
-    void detailsAreComparedOnlyWhenAskedTo() throws Exception {
-        SessionApprovalMemory byAction = SessionApprovalMemory.wrap(human);
-        SessionApprovalMemory byContent = SessionApprovalMemory.builder().delegate(human).matchDetails(true).build();
+    void detailsAreComparedUnlessSwitchedOff() throws Exception {
+        SessionApprovalMemory byAction = SessionApprovalMemory.builder().delegate(human).matchDetails(false).build();
+        SessionApprovalMemory byContent = SessionApprovalMemory.wrap(human);
         for (SessionApprovalMemory memory : List.of(byAction, byContent)) {
             memory.decide(withDetails("+one"));
             memory.decide(withDetails("+one"));
