@@ -119,7 +119,9 @@ public final class CommandRunner {
 
     /**
      * Runs a command the policy checked with its working directory (see
-     * {@link dev.mero.core.SecurityContext#guardCommand(String, String)}), with the default timeout.
+     * {@link dev.mero.core.SecurityContext#guardCommand(String, String)}), with the default timeout. Pass the
+     * result of {@code guardCommand}: a command from {@code checkCommand} has passed the policy but not the
+     * scope, rate limit, approval and audit steps.
      *
      * @param command a checked command that carries its working directory
      * @return the result, a non-zero exit or timeout included
