@@ -10,9 +10,7 @@ import dev.mero.core.command.CheckedCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -70,11 +68,7 @@ public class GuardBenchmark {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        try (Stream<Path> paths = Files.walk(base)) {
-            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(path);
-            }
-        }
+        Directories.deleteRecursively(base);
     }
 
     /**

@@ -8,9 +8,7 @@ import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -67,11 +65,7 @@ public class PathCheckBenchmark {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        try (Stream<Path> paths = Files.walk(base)) {
-            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(path);
-            }
-        }
+        Directories.deleteRecursively(base);
     }
 
     /**
