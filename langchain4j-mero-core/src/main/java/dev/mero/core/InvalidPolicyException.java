@@ -14,7 +14,9 @@ public class InvalidPolicyException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The policy file; transient because {@link Path} is not serializable. */
     private final transient Path file;
+    /** The failing field as a path such as {@code paths[1].allow[0]}, or {@code null} for the whole file. */
     private final String field;
 
     /**

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.StringJoiner;
 
 /**
@@ -27,7 +28,7 @@ public final class Messages {
      * control or formatting character are escaped.
      *
      * @param value the value, may be {@code null}
-     * @return the quoted value
+     * @return the quoted value, or {@code None} (unquoted) for {@code null}
      */
     public static String quote(String value) {
         if (value == null) {
@@ -45,6 +46,7 @@ public final class Messages {
      * @return the rendered list
      */
     public static String permissions(Collection<Permission> permissions) {
+        Objects.requireNonNull(permissions, "permissions");
         EnumSet<Permission> sorted = permissions.isEmpty()
                 ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(permissions);
         StringJoiner joiner = new StringJoiner(", ", "[", "]");

@@ -42,7 +42,7 @@ public final class SecureFiles {
      */
     public static SeekableByteChannel newByteChannel(ResolvedPath target, OpenOption... options) throws IOException {
         Path real = Objects.requireNonNull(target, "target").realPath();
-        Set<OpenOption> noFollow = new HashSet<>(Set.of(options));
+        Set<OpenOption> noFollow = new HashSet<>(Set.of(Objects.requireNonNull(options, "options")));
         noFollow.add(LinkOption.NOFOLLOW_LINKS);
         Path parent = real.getParent();
         if (parent == null) {

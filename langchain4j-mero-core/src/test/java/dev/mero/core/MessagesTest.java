@@ -1,6 +1,7 @@
 package dev.mero.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Set;
@@ -51,5 +52,11 @@ class MessagesTest {
         assertThat(Messages.ioReason(new java.nio.file.FileSystemLoopException("/secret/x")))
                 .isEqualTo("too many levels of symbolic links");
         assertThat(Messages.ioReason(new java.io.IOException("/secret/x"))).isEqualTo("an input/output error");
+    }
+
+    @Test
+    void aMissingPermissionCollectionIsNamed() {
+        assertThatThrownBy(() -> Messages.permissions(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("permissions");
     }
 }

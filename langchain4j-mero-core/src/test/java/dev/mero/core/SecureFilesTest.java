@@ -54,6 +54,15 @@ class SecureFilesTest {
     }
 
     @Test
+    void missingArgumentsAreNamed() {
+        ResolvedPath read = context.checkPathAccess("reports/a.txt", Permission.READ);
+        assertThatThrownBy(() -> SecureFiles.newByteChannel(null, READ))
+                .isInstanceOf(NullPointerException.class).hasMessage("target");
+        assertThatThrownBy(() -> SecureFiles.newByteChannel(read, (java.nio.file.OpenOption[]) null))
+                .isInstanceOf(NullPointerException.class).hasMessage("options");
+    }
+
+    @Test
     void aDirectorySwappedForALinkAfterTheCheckIsNotFollowed() throws IOException {
         ResolvedPath target = context.checkPathAccess("reports/a.txt", Permission.WRITE);
         Files.move(ws.resolve("reports"), ws.resolve("moved"));

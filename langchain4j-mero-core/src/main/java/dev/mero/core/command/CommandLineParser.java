@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <p>Because no shell runs the result, everything a shell would interpret is refused with a
  * {@link CommandDeniedException} that says so and what to do instead, rather than passed on as a literal that
- * the model believes was interpreted: the operators {@code ; & && | ||}, backticks, {@code $(}, {@code ${},
+ * the model believes was interpreted: the operators {@code ; & && | ||}, backticks, {@code $(}, <code>${</code>,
  * {@code $VAR} and any other unquoted or double-quoted {@code $}, redirections and here-documents ({@code < >}),
  * groups and brace expansion ({@code ( ) { }}), unquoted glob characters ({@code * ? [}), an unquoted
  * {@code ~} at the start of a word or after {@code =} or {@code :}, an unquoted {@code #} starting a word, an

@@ -110,6 +110,7 @@ public final class CommandRule {
      * @return {@code true} if every token of the rule equals the argument at the same position
      */
     public boolean isPrefixOf(List<String> argv) {
+        Objects.requireNonNull(argv, "argv");
         return argv.size() >= tokens.size() && argv.subList(0, tokens.size()).equals(tokens);
     }
 

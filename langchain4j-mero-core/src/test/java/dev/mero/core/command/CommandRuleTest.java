@@ -30,6 +30,7 @@ class CommandRuleTest {
         assertThat(rule.isPrefixOf(List.of("git", "statusx"))).isFalse();
         assertThat(rule.isPrefixOf(List.of("git"))).isFalse();
         assertThat(rule.isPrefixOf(List.of("/usr/bin/git", "status"))).isFalse();
+        assertThatThrownBy(() -> rule.isPrefixOf(null)).isInstanceOf(NullPointerException.class).hasMessage("argv");
     }
 
     @Test

@@ -81,7 +81,7 @@ public final class ScriptedChatModel implements ChatModel {
      * @return this model
      */
     public ScriptedChatModel callTools(ToolExecutionRequest... calls) {
-        List<ToolExecutionRequest> list = List.copyOf(Arrays.asList(calls));
+        List<ToolExecutionRequest> list = List.copyOf(Arrays.asList(Objects.requireNonNull(calls, "calls")));
         if (list.isEmpty()) {
             throw new IllegalArgumentException("callTools needs at least one call");
         }
@@ -144,10 +144,11 @@ public final class ScriptedChatModel implements ChatModel {
      * The tool results at the end of a request: those that answer the model's last tool calls.
      *
      * @param request a request the model received
-     * @return the results in the order the calls were made, empty if the last message is not a tool result
+     * @return the results in the order the calls were made (an immutable list), empty if the last message is
+     *         not a tool result
      */
     public static List<ToolExecutionResultMessage> lastToolResults(ChatRequest request) {
-        List<ChatMessage> messages = request.messages();
+        List<ChatMessage> messages = Objects.requireNonNull(request, "request").messages();
         int start = messages.size();
         while (start > 0 && messages.get(start - 1) instanceof ToolExecutionResultMessage) {
             start--;
@@ -156,7 +157,7 @@ public final class ScriptedChatModel implements ChatModel {
         for (ChatMessage message : messages.subList(start, messages.size())) {
             results.add((ToolExecutionResultMessage) message);
         }
-        return results;
+        return List.copyOf(results);
     }
 
     /**
