@@ -24,6 +24,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class CommandRunnerProcessTreeTest {
 
+    /** Sleep lengths unique to this run, so that another build on the machine cannot be mistaken for ours. */
+    private static final int SLEEP_BASE = 100_000 + new java.util.Random().nextInt(800_000);
+
+    private static String sleepSeconds(int n) {
+        return String.valueOf(SLEEP_BASE + n);
+    }
+
+
     private final CommandRunner runner = CommandRunner.builder().build();
     private final List<Long> started = new ArrayList<>();
 
@@ -38,11 +46,11 @@ class CommandRunnerProcessTreeTest {
     @Test
     void a_timeout_kills_the_whole_tree_daemons_included() throws Exception {
         Path script = Processes.script(dir, "tree.sh", ""
-                + "/bin/sleep 1001 &\n"
+                + "/bin/sleep " + sleepSeconds(1) + " &\n"
                 + "echo $! > pids\n"
-                + "( /usr/bin/setsid /bin/sleep 1002 & echo $! >> pids )\n"
+                + "( /usr/bin/setsid /bin/sleep " + sleepSeconds(2) + " & echo $! >> pids )\n"
                 + "echo started\n"
-                + "exec /bin/sleep 1003\n");
+                + "exec /bin/sleep " + sleepSeconds(3) + "\n");
 
         CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofMillis(1500));
 
@@ -55,17 +63,17 @@ class CommandRunnerProcessTreeTest {
         assertThat(result.toModelText()).isEqualTo("Error: command timed out after 1.5 s and was killed "
                 + "(with its 2 child processes). Output before the timeout:\nstarted");
         assertNoneRuns(children);
-        assertThat(Processes.runningWithArgv("/bin/sleep", "1001")).isEmpty();
-        assertThat(Processes.runningWithArgv("/bin/sleep", "1002")).isEmpty();
-        assertThat(Processes.runningWithArgv("/bin/sleep", "1003")).isEmpty();
+        assertThat(Processes.runningWithArgv("/bin/sleep", sleepSeconds(1))).isEmpty();
+        assertThat(Processes.runningWithArgv("/bin/sleep", sleepSeconds(2))).isEmpty();
+        assertThat(Processes.runningWithArgv("/bin/sleep", sleepSeconds(3))).isEmpty();
     }
 
     @Test
     void a_timeout_kills_a_child_that_dropped_the_marker_while_it_is_still_in_the_tree() throws Exception {
         Path script = Processes.script(dir, "scrubbed.sh", ""
-                + "/usr/bin/env -i /bin/sleep 1004 &\n"
+                + "/usr/bin/env -i /bin/sleep " + sleepSeconds(4) + " &\n"
                 + "echo $! > pids\n"
-                + "exec /bin/sleep 1005\n");
+                + "exec /bin/sleep " + sleepSeconds(5) + "\n");
 
         CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofSeconds(1));
 
@@ -80,9 +88,9 @@ class CommandRunnerProcessTreeTest {
     @Test
     void background_processes_still_running_after_a_normal_exit_are_killed() throws Exception {
         Path script = Processes.script(dir, "background.sh", ""
-                + "/bin/sleep 1006 &\n"
+                + "/bin/sleep " + sleepSeconds(6) + " &\n"
                 + "echo $! > pids\n"
-                + "( /usr/bin/setsid /bin/sleep 1007 & echo $! >> pids )\n"
+                + "( /usr/bin/setsid /bin/sleep " + sleepSeconds(7) + " & echo $! >> pids )\n"
                 + "echo done\n");
 
         CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofSeconds(20));
@@ -103,7 +111,7 @@ class CommandRunnerProcessTreeTest {
         // It still holds the command's stdout; the run must not wait for it. The pause makes sure the output
         // is being drained when the command exits (a blocked read() would hang here until the escapee ends).
         Path script = Processes.script(dir, "escape.sh", ""
-                + "( /usr/bin/env -i /usr/bin/setsid /bin/sleep 1008 & echo $! > pids )\n"
+                + "( /usr/bin/env -i /usr/bin/setsid /bin/sleep " + sleepSeconds(8) + " & echo $! > pids )\n"
                 + "/bin/sleep 0.5\n"
                 + "echo done\n");
 
@@ -123,9 +131,9 @@ class CommandRunnerProcessTreeTest {
     @Test
     void an_interrupt_kills_the_tree_and_keeps_the_interrupt_flag() throws Exception {
         Path script = Processes.script(dir, "wait.sh", ""
-                + "/bin/sleep 1009 &\n"
+                + "/bin/sleep " + sleepSeconds(9) + " &\n"
                 + "echo $! > pids\n"
-                + "exec /bin/sleep 1010\n");
+                + "exec /bin/sleep " + sleepSeconds(10) + "\n");
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicBoolean flagKept = new AtomicBoolean();
         Thread caller = new Thread(() -> {
@@ -148,7 +156,7 @@ class CommandRunnerProcessTreeTest {
                         + "(with its 1 child process).");
         assertThat(flagKept).isTrue();
         assertNoneRuns(pids(1));
-        assertThat(Processes.runningWithArgv("/bin/sleep", "1010")).isEmpty();
+        assertThat(Processes.runningWithArgv("/bin/sleep", sleepSeconds(10))).isEmpty();
     }
 
     @Test
