@@ -245,7 +245,7 @@ public final class SecurityContext {
         if (operation == Operation.COMMAND_EXECUTE) {
             throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
         }
-        return guard.guard(operation, path,
+        return guard.guard(operation, String.valueOf(path),
                 () -> checkPathAccess(path, operation.permissions().toArray(new Permission[0])),
                 ActionGuard.paths(this, details));
     }
@@ -272,7 +272,7 @@ public final class SecurityContext {
                 case EXECUTE -> Operation.COMMAND_EXECUTE;
             });
         }
-        return guard.guard(operations, needed, path, () -> checkPathAccess(path, permissions),
+        return guard.guard(operations, needed, String.valueOf(path), () -> checkPathAccess(path, permissions),
                 ActionGuard.paths(this, null));
     }
 

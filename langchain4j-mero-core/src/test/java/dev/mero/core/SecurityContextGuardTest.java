@@ -245,6 +245,17 @@ class SecurityContextGuardTest {
     }
 
     @Test
+    void aMissingPathIsAnOrdinaryErrorAndIsAudited() {
+        SecurityContext context = base().build();
+
+        assertThatThrownBy(() -> context.guard(Operation.FILE_READ, null))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith("The path is empty.");
+        assertThatThrownBy(() -> context.guard((String) null, READ)).isInstanceOf(InvalidInputException.class);
+        assertThat(events).hasSize(2).allSatisfy(e -> assertThat(e.errorCode()).contains("invalid_input"));
+    }
+
+    @Test
     void commandExecutionIsNotAPathOperation() {
         assertThatThrownBy(() -> base().build().guard(Operation.COMMAND_EXECUTE, "/ws"))
                 .isInstanceOf(IllegalArgumentException.class);

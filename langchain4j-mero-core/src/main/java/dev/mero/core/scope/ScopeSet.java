@@ -2,6 +2,7 @@ package dev.mero.core.scope;
 
 import dev.mero.core.ScopeDeniedException;
 
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -45,7 +46,7 @@ public final class ScopeSet {
      * @throws IllegalArgumentException if a grant is malformed; the message names it
      */
     public static ScopeSet of(String... grants) {
-        return of(List.of(Objects.requireNonNull(grants, "grants")));
+        return of(Arrays.asList(Objects.requireNonNull(grants, "grants")));
     }
 
     /**
