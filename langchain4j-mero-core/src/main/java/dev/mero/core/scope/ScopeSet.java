@@ -2,8 +2,8 @@ package dev.mero.core.scope;
 
 import dev.mero.core.ScopeDeniedException;
 
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
