@@ -2,6 +2,8 @@ package dev.mero.core;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -75,7 +77,7 @@ public final class Messages {
      * Renders a code point as {@code U+0000} for messages that name an offending character.
      *
      * @param codePoint the code point
-     * @return its {@code U+XXXX} form
+     * @return its {@code U+0041}-style form
      */
     public static String codePoint(int codePoint) {
         return String.format("U+%04X", codePoint);
@@ -100,6 +102,13 @@ public final class Messages {
         }
         if (failure instanceof FileSystemLoopException) {
             return "too many levels of symbolic links";
+        }
+        if (failure instanceof FileAlreadyExistsException) {
+            return "a file is in the way where a directory is needed";
+        }
+        if (failure instanceof FileSystemException fs && fs.getReason() != null && !fs.getReason().isBlank()) {
+            // the operating system's own words (strerror), e.g. "No space left on device"; never a path
+            return fs.getReason();
         }
         return "an input/output error";
     }

@@ -52,6 +52,10 @@ class MessagesTest {
         assertThat(Messages.ioReason(new java.nio.file.FileSystemLoopException("/secret/x")))
                 .isEqualTo("too many levels of symbolic links");
         assertThat(Messages.ioReason(new java.io.IOException("/secret/x"))).isEqualTo("an input/output error");
+        assertThat(Messages.ioReason(new java.nio.file.FileAlreadyExistsException("/secret/x")))
+                .isEqualTo("a file is in the way where a directory is needed");
+        assertThat(Messages.ioReason(new java.nio.file.FileSystemException("/secret/x", null,
+                "No space left on device"))).isEqualTo("No space left on device");
     }
 
     @Test

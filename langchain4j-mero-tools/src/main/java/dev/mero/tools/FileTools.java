@@ -255,7 +255,7 @@ public final class FileTools {
     private OperationFailedException failure(String action, ResolvedPath target, IOException cause) {
         context.recheck(target);
         return new OperationFailedException("Could not " + action + " " + Messages.quote(target.virtualPath())
-                + ": " + IoFailures.reason(cause) + ".", cause);
+                + ": " + Messages.ioReason(cause) + ".", cause);
     }
 
     /** LangChain4j passes {@code null} for an argument the model left out. */
