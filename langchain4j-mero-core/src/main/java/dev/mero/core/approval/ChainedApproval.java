@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Asks several backends in turn, each within a time limit; itself an {@link ApprovalBackend}.
@@ -56,6 +57,8 @@ public final class ChainedApproval implements ApprovalBackend {
     private final int maxConcurrentCalls;
     /** One set of slots per backend, so that a hanging backend only ever blocks itself. */
     private final List<Semaphore> slots;
+    /** Sees every worker thread once it has started; lets tests wait for exactly the threads they caused. */
+    private final Consumer<Thread> workerObserver;
 
     private ChainedApproval(Builder builder) {
         if (builder.perBackendTimeout == null) {
@@ -71,6 +74,7 @@ public final class ChainedApproval implements ApprovalBackend {
         List<Semaphore> perBackend = new ArrayList<>();
         backends.forEach(backend -> perBackend.add(new Semaphore(maxConcurrentCalls)));
         this.slots = List.copyOf(perBackend);
+        this.workerObserver = builder.workerObserver;
     }
 
     /**
@@ -152,6 +156,7 @@ public final class ChainedApproval implements ApprovalBackend {
         }
         CompletableFuture<ApprovalDecision> answer = new CompletableFuture<>();
         Thread worker = start(backend, backendSlots, request, answer);
+        workerObserver.accept(worker);
         try {
             ApprovalDecision decision = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return decision == null ? ApprovalDecision.ABSTAIN : decision;
@@ -197,8 +202,15 @@ public final class ChainedApproval implements ApprovalBackend {
         private Duration perBackendTimeout;
         private final List<ApprovalBackend> backends = new ArrayList<>();
         private int maxConcurrentCalls = DEFAULT_MAX_CONCURRENT_CALLS;
+        private Consumer<Thread> workerObserver = worker -> { };
 
         private Builder() {
+        }
+
+        /** Test seam: {@code observer} is handed each worker thread right after it starts. */
+        Builder workerObserver(Consumer<Thread> observer) {
+            this.workerObserver = Objects.requireNonNull(observer, "observer");
+            return this;
         }
 
         /**

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,13 +31,28 @@ class ChainedApprovalTest {
     /** Released at the end of every test so that no hanging backend outlives it. */
     private final CountDownLatch release = new CountDownLatch(1);
     private final List<String> asked = new ArrayList<>();
+    /** Worker threads started by chains built with {@link #tracked}. */
+    private final List<Thread> workers = new CopyOnWriteArrayList<>();
+    /** Threads currently inside a backend from {@link #ignoringInterrupts}. */
+    private final List<Thread> stuckThreads = new CopyOnWriteArrayList<>();
+    /** Counted down each time a backend from {@link #ignoringInterrupts} is entered. */
+    private volatile CountDownLatch stuckEntered = new CountDownLatch(0);
 
     @AfterEach
     void releaseHangingBackends() throws InterruptedException {
         release.countDown();
         Thread.interrupted();
-        // Thread counts in the next test start from a clean slate.
-        assertThat(awaitLiveApprovalThreads(0)).isTrue();
+        // Every backend thread a tracked chain started ends once released: joined, never counted.
+        for (Thread worker : workers) {
+            worker.join(TimeUnit.SECONDS.toMillis(20));
+            assertThat(worker.isAlive()).as("approval thread %s still running", worker.getName()).isFalse();
+        }
+    }
+
+    /** A chain whose worker threads the test can join. */
+    private ChainedApproval tracked(int maxConcurrentCalls, ApprovalBackend... backends) {
+        return ChainedApproval.builder().perBackendTimeout(SHORT).backends(List.of(backends))
+                .maxConcurrentCalls(maxConcurrentCalls).workerObserver(workers::add).build();
     }
 
     private ApprovalBackend answering(String name, ApprovalDecision decision) {
@@ -65,7 +81,9 @@ class ChainedApprovalTest {
     /** Blocks until released, swallowing every interrupt. */
     private ApprovalBackend ignoringInterrupts(String name) {
         return r -> {
+            stuckThreads.add(Thread.currentThread());
             record(name);
+            stuckEntered.countDown();
             while (true) {
                 try {
                     release.await();
@@ -242,37 +260,44 @@ class ChainedApprovalTest {
 
     @Test
     void aBackendIgnoringInterruptsBlocksNothingAndLeaksNoThreadOnceReleased() throws Exception {
-        long baseline = liveApprovalThreads();
-        ChainedApproval chain = ChainedApproval.of(SHORT, ignoringInterrupts("stuck"),
+        stuckEntered = new CountDownLatch(3);
+        ChainedApproval chain = tracked(ChainedApproval.DEFAULT_MAX_CONCURRENT_CALLS, ignoringInterrupts("stuck"),
                 answering("b", ApprovalDecision.APPROVED));
 
         for (int i = 0; i < 3; i++) {
             assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.APPROVED);
         }
-        assertThat(liveApprovalThreads()).isEqualTo(baseline + 3);
-        assertThat(approvalThreads()).allSatisfy(thread -> assertThat(thread.isDaemon()).isTrue());
+        assertThat(stuckEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(stuckThreads).hasSize(3).allSatisfy(thread -> {
+            assertThat(thread.isAlive()).isTrue();
+            assertThat(thread.isDaemon()).isTrue();
+        });
+        assertThat(workers).hasSize(6).allSatisfy(thread -> assertThat(thread.isDaemon()).isTrue());
 
         release.countDown();
-        assertThat(awaitLiveApprovalThreads(baseline)).isTrue();
+        for (Thread thread : workers) {
+            thread.join(TimeUnit.SECONDS.toMillis(20));
+        }
+        assertThat(workers).noneMatch(Thread::isAlive);
     }
 
     @Test
     void hungCallsAreBoundedPerBackend() throws Exception {
-        long baseline = liveApprovalThreads();
-        ChainedApproval chain = ChainedApproval.builder().perBackendTimeout(SHORT)
-                .backend(ignoringInterrupts("stuck")).backend(answering("b", ApprovalDecision.APPROVED))
-                .maxConcurrentCalls(1).build();
+        stuckEntered = new CountDownLatch(1);
+        ChainedApproval chain = tracked(1, ignoringInterrupts("stuck"), answering("b", ApprovalDecision.APPROVED));
 
         assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.APPROVED);
         // The stuck call still holds the stuck backend's only slot: it is skipped, the next one is asked.
         assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.APPROVED);
-        assertThat(asked()).containsExactly("stuck", "b", "b");
-        assertThat(liveApprovalThreads()).isEqualTo(baseline + 1);
+        assertThat(stuckEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(asked()).containsExactlyInAnyOrder("stuck", "b", "b");
+        assertThat(stuckThreads).hasSize(1);
 
         release.countDown();
-        assertThat(awaitLiveApprovalThreads(baseline)).isTrue();
+        // The slot is given back before the backend's thread ends, so after the join the stuck backend is asked.
+        stuckThreads.get(0).join(TimeUnit.SECONDS.toMillis(20));
         assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.APPROVED);
-        assertThat(asked()).containsExactly("stuck", "b", "b", "stuck");
+        assertThat(asked()).hasSize(4).endsWith("stuck");
     }
 
     @Test
@@ -348,26 +373,5 @@ class ChainedApprovalTest {
         assertThatThrownBy(() -> ChainedApproval.builder().backend(ApprovalBackends.alwaysApprove()).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("ChainedApproval needs a per-backend timeout");
-    }
-
-    private static List<Thread> approvalThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.isAlive() && thread.getName().startsWith("mero-approval-"))
-                .toList();
-    }
-
-    private static long liveApprovalThreads() {
-        return approvalThreads().size();
-    }
-
-    private static boolean awaitLiveApprovalThreads(long expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            if (liveApprovalThreads() <= expected) {
-                return true;
-            }
-            Thread.sleep(10);
-        }
-        return false;
     }
 }
