@@ -8,6 +8,7 @@ import static java.nio.file.StandardOpenOption.WRITE;
 
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
+import dev.mero.core.ContentDigest;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
@@ -17,7 +18,6 @@ import dev.mero.core.PathEntry;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecureFiles;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.limit.CallKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,7 +26,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.function.Supplier;
 import java.util.Objects;
 import java.util.StringJoiner;
 
@@ -115,8 +114,7 @@ public final class FileTools {
                     + "or relative to the first mount.",
             "Very long files are cut off, with a note at the end saying so. Binary files are refused."})
     public String readFile(@P("Path of the file to read, for example '/ws/notes.md'") String path) {
-        return budgeted("read_file", String.valueOf(path), () -> {
-            ResolvedPath target = context.guard(Operation.FILE_READ, required(path, "path", pathHint));
+        return context.run(Operation.FILE_READ, required(path, "path", pathHint), null, null, target -> {
             Path real = context.recheck(target).realPath();
             if (!Files.isRegularFile(real, NOFOLLOW_LINKS)) {
                 throw notAFile(target);
@@ -147,16 +145,16 @@ public final class FileTools {
                     + "or relative to the first mount."})
     public String writeFile(@P("Path of the file to write, for example '/ws/summary.md'") String path,
                             @P("The complete new contents of the file") String content) {
-        return budgeted("write_file", path + '\u0000' + content, () -> {
-            String checkedPath = required(path, "path", pathHint);
-            String text = required(content, "content",
-                    "Give the complete text to write; an empty string writes an empty file.");
-            byte[] bytes = text.getBytes(UTF_8);
-            if (bytes.length > maxWriteBytes) {
-                throw new InvalidInputException("The content is " + bytes.length + " bytes of UTF-8; write_file writes "
-                        + "at most " + maxWriteBytes + " bytes at once. Write a shorter file.");
-            }
-            ResolvedPath target = context.guard(Operation.FILE_WRITE, checkedPath, approvalDetails(text, bytes.length));
+        String checkedPath = required(path, "path", pathHint);
+        String text = required(content, "content",
+                "Give the complete text to write; an empty string writes an empty file.");
+        byte[] bytes = text.getBytes(UTF_8);
+        if (bytes.length > maxWriteBytes) {
+            throw new InvalidInputException("The content is " + bytes.length + " bytes of UTF-8; write_file writes "
+                    + "at most " + maxWriteBytes + " bytes at once. Write a shorter file.");
+        }
+        return context.run(Operation.FILE_WRITE, checkedPath, approvalDetails(text, bytes.length),
+                ContentDigest.of(bytes), target -> {
             Path real = target.realPath();
             if (target.isMountRoot() || Files.isDirectory(real, NOFOLLOW_LINKS)) {
                 throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory; give the "
@@ -169,7 +167,7 @@ public final class FileTools {
                 boolean existed = Files.exists(real, NOFOLLOW_LINKS);
                 try (OutputStream out = Channels.newOutputStream(
                         SecureFiles.newByteChannel(target, CREATE, TRUNCATE_EXISTING, WRITE))) {
-                    context.recheck(target);
+                    context.recheck(target, bytes);
                     out.write(bytes);
                 }
                 return "Wrote " + bytes.length + (bytes.length == 1 ? " byte" : " bytes") + " to "
@@ -193,8 +191,7 @@ public final class FileTools {
             "Lists the entries of a directory, sorted by name; names of directories end with '/'.",
             "Paths are virtual: '/<mount>' or '/<mount>/<path inside it>', for example '/ws' or '/ws/reports'."})
     public String listDirectory(@P("Path of the directory to list, for example '/ws'") String path) {
-        return budgeted("list_directory", String.valueOf(path), () -> {
-            ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, required(path, "path", pathHint));
+        return context.run(Operation.DIRECTORY_LIST, required(path, "path", pathHint), null, null, target -> {
             Path real = context.recheck(target).realPath();
             if (!Files.isDirectory(real, NOFOLLOW_LINKS)) {
                 throw new OperationFailedException(Messages.quote(target.virtualPath())
@@ -258,16 +255,6 @@ public final class FileTools {
                 + ": " + Messages.ioReason(cause) + ".", cause);
     }
 
-    /** LangChain4j passes {@code null} for an argument the model left out. */
-    /**
-     * Runs a call under the context's retry budget, if it has one: the same call (tool and exact arguments)
-     * that failed too often in a row is refused without running, with a message telling the model to change
-     * its approach.
-     */
-    private String budgeted(String tool, String arguments, Supplier<String> call) {
-        return context.retryBudget().map(budget -> budget.run(CallKey.of(tool, arguments), call)).orElseGet(call);
-    }
-
     /** What a human approving a write sees besides the action: the size and the start of the new text. */
     private static String approvalDetails(String text, int bytes) {
         int shown = Math.min(text.length(), APPROVAL_PREVIEW_CHARS);
@@ -275,6 +262,7 @@ public final class FileTools {
                 + "):\n" + text.substring(0, shown);
     }
 
+    /** LangChain4j passes {@code null} for an argument the model left out. */
     private static String required(String value, String name, String hint) {
         if (value == null) {
             throw new InvalidInputException("The argument " + Messages.quote(name) + " is missing. " + hint);
