@@ -71,4 +71,19 @@ public final class ContentDigest {
         }
         return true;
     }
+
+    /**
+     * Checks an optional digest given by a caller.
+     *
+     * @param digest a digest or {@code null}
+     * @return the digest, possibly {@code null}
+     * @throws IllegalArgumentException if a digest is given that is not 64 lower-case hex digits
+     */
+    public static String requireDigestOrNull(String digest) {
+        if (digest != null && !isDigest(digest)) {
+            throw new IllegalArgumentException("Invalid content digest " + Messages.quote(digest)
+                    + ": give the 64 lower-case hex digits of ContentDigest.of(...)");
+        }
+        return digest;
+    }
 }

@@ -306,7 +306,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
         }
         return guard.guard(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this, String.valueOf(path), details, validDigest(contentDigest)))
+                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -334,7 +334,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is run by runCommand(...), not run(...)");
         }
         return guard.run(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this, String.valueOf(path), details, validDigest(contentDigest)),
+                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -580,14 +580,6 @@ public final class SecurityContext {
 
     private static Permission[] permissionsOf(Operation operation) {
         return operation.permissions().toArray(new Permission[0]);
-    }
-
-    private static String validDigest(String contentDigest) {
-        if (contentDigest != null && !ContentDigest.isDigest(contentDigest)) {
-            throw new IllegalArgumentException("Invalid content digest " + Messages.quote(contentDigest)
-                    + ": give the 64 lower-case hex digits of ContentDigest.of(...)");
-        }
-        return contentDigest;
     }
 
     private static EnumSet<Permission> permissionSet(Permission... permissions) {

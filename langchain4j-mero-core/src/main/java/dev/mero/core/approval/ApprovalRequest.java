@@ -449,11 +449,7 @@ public final class ApprovalRequest {
          * @throws IllegalArgumentException if the text is not such a digest
          */
         public Builder contentDigest(String contentDigest) {
-            if (contentDigest != null && !ContentDigest.isDigest(contentDigest)) {
-                throw new IllegalArgumentException("Invalid content digest " + Messages.quote(contentDigest)
-                        + ": give the 64 lower-case hex digits of ContentDigest.of(...)");
-            }
-            this.contentDigest = contentDigest;
+            this.contentDigest = ContentDigest.requireDigestOrNull(contentDigest);
             return this;
         }
 
