@@ -12,8 +12,14 @@ import dev.mero.core.limit.RetryBudget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -124,5 +130,61 @@ class GuardRetryBudgetTest {
         }
         assertThat(refused).isEqualTo(2);
         assertThat(context.runCommand("ls x", "/ws").succeeded()).isTrue();
+    }
+
+    @Test
+    void concurrentFailingCallsUnderEverySpellingRunExactlyTheBudget() throws Exception {
+        List<String> spellings = List.of("/ws/x", "/ws//x", "x", "./x", ws.resolve("x").toString());
+        int callers = 32;
+        CountDownLatch decided = new CountDownLatch(callers);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                String spelling = spellings.get(i % spellings.size());
+                calls.add(pool.submit(() -> {
+                    try {
+                        context.run(Operation.FILE_READ, spelling, null, null, target -> {
+                            ran.incrementAndGet();
+                            decided.countDown();
+                            awaitQuietly(release);
+                            throw new OperationFailedException("failed.");
+                        });
+                    } catch (RetryBudgetExceededException e) {
+                        refused.incrementAndGet();
+                        decided.countDown();
+                    } catch (OperationFailedException expected) {
+                        // one of the runs the budget allowed
+                    }
+                }));
+            }
+            assertThat(decided.await(60, TimeUnit.SECONDS)).isTrue();
+            release.countDown();
+            for (Future<?> call : calls) {
+                call.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(ran).hasValue(3);
+        assertThat(refused).hasValue(callers - 3);
+        assertThat(events).filteredOn(e -> e.type() == AuditEventType.ALLOWED).hasSize(3);
+        assertThat(events).filteredOn(e -> e.errorCode().filter("retry_exhausted"::equals).isPresent())
+                .hasSize(callers - 3);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
