@@ -26,9 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * content); a request that differs in any of them (another path, a parent directory, one more permission,
  * another context, one more or one changed argument, a link that now points elsewhere, other content) goes to
  * the wrapped backend. The details a human reads (a preview, a diff) are never what is compared: approving one
- * write of "WRITE: /ws/a.txt" never approves a different write of the same length and beginning. Only for a
- * request that carries no digest are its details compared, as the best description of its content there is.
- * With {@link Builder#matchDetails(boolean) matchDetails(false)} an approval covers the action whatever it
+ * write of "WRITE: /ws/a.txt" never approves a different write of the same length and beginning. A request
+ * that has details but no digest cannot be bound to its content, so it is never remembered (it is asked every
+ * time). With {@link Builder#matchDetails(boolean) matchDetails(false)} an approval covers the action whatever it
  * writes, for the rest of the session. Only {@link ApprovalDecision#APPROVED} is remembered; a denial, an
  * abstention or a failure is asked again next time, and so is an approval that arrived after a
  * {@link ChainedApproval} had given up on this backend (it is discarded). At most
@@ -87,6 +87,9 @@ public final class SessionApprovalMemory implements ApprovalBackend {
     @Override
     public ApprovalDecision decide(ApprovalRequest request) throws Exception {
         Approved key = Approved.of(request, matchDetails);
+        if (key == null) {
+            return delegate.decide(request); // content it cannot be bound to: asked every time
+        }
         if (approved.contains(key)) {
             LOG.debug("Request {} ({}) matches an approval of this session", request.id(), request.action());
             return ApprovalDecision.APPROVED;
@@ -135,18 +138,21 @@ public final class SessionApprovalMemory implements ApprovalBackend {
     }
 
     /**
-     * The exact tuple an approval covers. {@code content} is the content digest, or for a request without one
-     * its details; {@code null} when content is not compared.
+     * The exact tuple an approval covers. {@code contentDigest} is {@code null} when content is not compared or
+     * the request writes none.
      */
     private record Approved(String contextName, Set<Permission> permissions, String action, Path target,
-                            List<String> argv, List<String> resolvedTargets, String content) {
+                            List<String> argv, List<String> resolvedTargets, String contentDigest) {
 
+        /** The key of a request, or {@code null} when its content matters but only its details describe it. */
         static Approved of(ApprovalRequest request, boolean matchContent) {
-            String content = !matchContent ? null : request.contentDigest()
-                    .map(digest -> "sha256:" + digest)
-                    .orElseGet(() -> request.details().map(details -> "details:" + details).orElse(null));
+            String digest = request.contentDigest().orElse(null);
+            if (matchContent && digest == null && request.details().isPresent()) {
+                return null;
+            }
             return new Approved(request.contextName(), request.permissions(), request.action(),
-                    request.target().orElse(null), request.argv(), request.resolvedTargets(), content);
+                    request.target().orElse(null), request.argv(), request.resolvedTargets(),
+                    matchContent ? digest : null);
         }
     }
 
@@ -173,8 +179,8 @@ public final class SessionApprovalMemory implements ApprovalBackend {
 
         /**
          * Sets whether the content must match as well (default {@code true}: an approval covers exactly the
-         * content whose digest the request carried, or for a request without a digest exactly its details;
-         * {@code false}: it covers the action, whatever it writes).
+         * content whose digest the request carried, and a request with details but no digest is never
+         * remembered; {@code false}: it covers the action, whatever it writes).
          *
          * @param matchDetails whether to compare details
          * @return this builder
