@@ -60,7 +60,8 @@ import java.util.Objects;
  *   rate: {permits: 60, per: PT1M, burst: 10}
  *   retry_budget: {max_failures: 3, window: PT10M}
  * audit:
- *   jsonl: audit/mero.jsonl           # JSON Lines audit file, appended to
+ *   jsonl: audit/mero.jsonl           # JSON Lines audit file (a regular file), appended to
+ *   fail_closed: true                 # deny what the audit file cannot record (default false)
  * </pre>
  * Accepted spellings: {@code allowed}, {@code allowed_permissions} (or {@code allowed_permission}) for
  * {@code allow}; {@code denied}, {@code denied_permissions} (or {@code denied_permission}) for {@code deny};
@@ -134,9 +135,12 @@ public final class SecurityPolicy {
             limits(root.get("limits"), builder);
         }
         if (root.has("audit")) {
-            PolicyNode audit = root.get("audit").object("jsonl");
-            apply(audit, "jsonl", node -> builder.auditLog(AuditLog.builder()
-                    .sink(openSink(node, base.resolve(nonEmpty(node, "the JSON Lines file to append to")))).build()));
+            PolicyNode audit = root.get("audit").object("jsonl", "fail_closed");
+            AuditLog.Builder log = AuditLog.builder();
+            apply(audit, "fail_closed", node -> log.failClosed(node.bool()));
+            apply(audit, "jsonl", node -> log.sink(openSink(node,
+                    base.resolve(nonEmpty(node, "the JSON Lines file to append to")))));
+            builder.auditLog(log.build());
         }
         return builder;
     }

@@ -133,4 +133,19 @@ class SecurityPolicyStrictnessTest {
         assertThat(context.paths()).extracting(PathEntry::slug).containsExactly("ws");
         assertThat(context.scopes().isRestricted()).isTrue();
     }
+
+    @Test
+    void anAuditFileCanBeMadeToFailClosed() throws IOException {
+        SecurityContext closed = SecurityPolicy.load(write("c.yaml",
+                "audit: {jsonl: audit.jsonl, fail_closed: true}\n"));
+        SecurityContext open = SecurityPolicy.load(write("o.yaml", "audit: {jsonl: audit.jsonl}\n"));
+
+        assertThat(closed.auditLog().failClosed()).isTrue();
+        assertThat(closed.auditLog().sinkCount()).isEqualTo(1);
+        assertThat(open.auditLog().failClosed()).isFalse();
+        assertThatThrownBy(() -> SecurityPolicy.load(write("b.yaml", "audit: {fail_closed: 'yes'}\n")))
+                .isInstanceOf(InvalidPolicyException.class)
+                .hasMessageContaining("audit.fail_closed")
+                .hasMessageContaining("expected true or false");
+    }
 }
