@@ -84,8 +84,10 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
         // The real path keys the shared lock, so two sinks reaching one file through a link share it too.
         Path real = absolute.toRealPath();
         Object identity = regularFileKey(real);
-        try (FileChannel probe = FileChannel.open(real, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS)) {
+        // held open meanwhile: a FIFO swapped in after the check then has a reader, so opening it cannot block
+        FileChannel probe = FileChannel.open(real, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
+        try {
             FileOutputStream out = new FileOutputStream(real.toFile(), true);
             try {
                 FileChannel opened = out.getChannel();
@@ -98,6 +100,8 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
                 out.close();
                 throw e;
             }
+        } finally {
+            probe.close();
         }
     }
 
