@@ -91,6 +91,13 @@ final class PolicyNode {
         return node.intValue();
     }
 
+    boolean bool() {
+        if (!node.isBoolean()) {
+            throw fail("expected true or false, got " + describe(node));
+        }
+        return node.booleanValue();
+    }
+
     Duration duration() {
         String text = text();
         try {
