@@ -51,6 +51,7 @@ final class ActionGuard {
     /** As above, for an action that needs several permissions: every operation's scope must be held. */
     <T> T guard(List<Operation> operations, Set<Permission> permissions, String subject, Supplier<T> check,
                 Approval<T> approval) {
+        boolean approving = false;
         try {
             for (Operation operation : operations) {
                 scopes.check(contextName, operation.scope());
@@ -70,7 +71,9 @@ final class ActionGuard {
             if (!ask.isEmpty()) {
                 ApprovalRequest request = approval.request(decision, ApprovalRequest.builder()
                         .contextName(contextName).permissions(ask)).build();
+                approving = true;
                 gate.approve(request);
+                approving = false;
                 decision = approval.recheck(decision);
             }
             record(AuditEvent.builder().type(AuditEventType.ALLOWED)
@@ -78,8 +81,8 @@ final class ActionGuard {
                     .subject(approval.subject(decision)));
             return decision;
         } catch (MeroToolsException e) {
-            if (!(e instanceof ApprovalDeniedException) && !(e instanceof ApprovalTimeoutException)) {
-                // the gate records approval outcomes itself
+            if (!approving && !(e instanceof ApprovalDeniedException) && !(e instanceof ApprovalTimeoutException)) {
+                // the gate records approval outcomes itself, a store failure while approving included
                 record(AuditEvent.builder().type(AuditEventType.of(e)).failure(e)
                         .action(ApprovalRequest.action(permissions, subject)).subject(subject));
             }
