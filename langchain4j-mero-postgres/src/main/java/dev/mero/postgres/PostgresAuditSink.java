@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -37,7 +38,7 @@ final class PostgresAuditSink implements AuditSink {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_audit (occurred_at,"
                     + " event_type, outcome, context_name, action, subject, permissions, reason, error_code,"
                     + " request_id, instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                statement.setTimestamp(1, Timestamp.from(event.timestamp()));
+                statement.setTimestamp(1, Timestamp.from(event.timestamp().truncatedTo(ChronoUnit.MICROS)));
                 statement.setString(2, event.type().name());
                 statement.setString(3, event.outcome());
                 statement.setString(4, event.contextName().orElse(null));

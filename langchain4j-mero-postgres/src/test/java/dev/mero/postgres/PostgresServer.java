@@ -117,7 +117,7 @@ final class PostgresServer implements AutoCloseable {
         run(List.of(bin.resolve("pg_ctl").toString(), "start", "-w", "-t", "60", "-D", data.toString(),
                 "-l", root.resolve("server.log").toString(),
                 "-o", "-p " + port + " -k " + root + " -c listen_addresses=127.0.0.1 -c fsync=off"
-                        + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"), true);
+                        + " -c max_connections=200"), true);
     }
 
     /** Stops the server at once, as a crash would: every open connection breaks. */
