@@ -30,7 +30,8 @@ import java.util.stream.Stream;
 final class PostgresServer implements AutoCloseable {
 
     static final String USER = "mero";
-    static final String PASSWORD = "test-password-" + ProcessHandle.current().pid();
+    /** Also in the surefire configuration, as MERO_TEST_DB_PASSWORD, for tests that read it from the environment. */
+    static final String PASSWORD = "mero-test-password";
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
     private static PostgresServer shared;
