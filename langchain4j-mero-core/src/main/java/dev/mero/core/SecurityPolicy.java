@@ -332,7 +332,7 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void apply(PolicyNode node, java.util.function.Consumer<PolicyNode> setter) {
+    static void apply(PolicyNode node, java.util.function.Consumer<PolicyNode> setter) {
         try {
             setter.accept(node);
         } catch (InvalidPolicyException e) {

@@ -24,7 +24,7 @@ final class StoreSection {
             throw store.get("url").fail("a store needs a 'url', e.g. jdbc:postgresql://db:5432/agents");
         }
         PolicyStoreSettings.Builder settings = PolicyStoreSettings.builder();
-        apply(store.get("url"), node -> settings.url(node.text()));
+        SecurityPolicy.apply(store.get("url"), node -> settings.url(node.text()));
         if (store.has("user")) {
             settings.user(store.get("user").text());
         }
@@ -44,7 +44,7 @@ final class StoreSection {
             settings.migrate(store.get("migrate").bool());
         }
         if (store.has("timeout")) {
-            apply(store.get("timeout"), node -> settings.timeout(node.duration()));
+            SecurityPolicy.apply(store.get("timeout"), node -> settings.timeout(node.duration()));
         }
         PolicyStoreSettings built = settings.build();
         for (PolicyStoreProvider provider : ServiceLoader.load(PolicyStoreProvider.class)) {
@@ -60,15 +60,5 @@ final class StoreSection {
         }
         throw store.get("url").fail("no policy store provider on the class path supports this URL (for "
                 + "jdbc:postgresql: add langchain4j-mero-postgres)");
-    }
-
-    private static void apply(PolicyNode node, java.util.function.Consumer<PolicyNode> setter) {
-        try {
-            setter.accept(node);
-        } catch (InvalidPolicyException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw node.fail(e);
-        }
     }
 }
