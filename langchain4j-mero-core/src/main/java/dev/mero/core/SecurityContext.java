@@ -9,7 +9,6 @@ import dev.mero.core.command.CommandResult;
 import dev.mero.core.command.CommandRunner;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;
-import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimitStore;
 import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.limit.RetryBudget;
