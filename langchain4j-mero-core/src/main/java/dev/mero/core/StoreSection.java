@@ -53,7 +53,8 @@ final class StoreSection {
                     return provider.open(built);
                 } catch (InvalidPolicyException e) {
                     throw e;
-                } catch (IllegalArgumentException e) {
+                } catch (IllegalArgumentException | IllegalStateException e) {
+                    // settings the provider cannot use, or a database whose schema it cannot work with
                     throw store.fail(e);
                 }
             }

@@ -25,6 +25,8 @@ public interface PolicyStoreProvider {
      * @param settings the settings
      * @return the store
      * @throws IllegalArgumentException if the settings cannot be used (the policy loader names the field)
+     * @throws IllegalStateException    if the store cannot be used as it is, e.g. its schema is of another
+     *                                  version (the policy loader names the field too)
      * @throws dev.mero.core.PolicyStoreUnavailableException if the store cannot be reached or migrated
      */
     PolicyStore open(PolicyStoreSettings settings);

@@ -87,6 +87,7 @@ class PolicyStoreSectionTest {
             "'url: jdbc:test:x, timeout: PT11M'          | store.timeout      | between 1 ms and 10 minutes",
             "'url: \"jdbc:mysql://db/agents\"'           | store.url          | no policy store provider",
             "'url: jdbc:test:refused'                    | store              | refuses the settings",
+            "'url: jdbc:test:old-schema'                 | store              | needs version 1",
     })
     void aBrokenStoreSectionIsRefusedNamingTheField(String section, String field, String problem) throws Exception {
         Path file = policy("name: w\nstore: {" + section + "}\n");

@@ -40,6 +40,9 @@ public final class TestPolicyStoreProvider implements PolicyStoreProvider {
         if (settings.url().equals("jdbc:test:refused")) {
             throw new IllegalArgumentException("this test store refuses the settings");
         }
+        if (settings.url().equals("jdbc:test:old-schema")) {
+            throw new IllegalStateException("the store's schema is at version 0 but this library needs version 1");
+        }
         return OPENED.computeIfAbsent(settings.url(), url -> new TestStore(settings));
     }
 
