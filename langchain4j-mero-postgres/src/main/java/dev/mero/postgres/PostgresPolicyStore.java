@@ -118,6 +118,39 @@ public final class PostgresPolicyStore implements PolicyStore {
     }
 
     /**
+     * Deletes the state no decision needs any more, older than {@code age}: approval requests that were
+     * decided or expired, replayed calls claimed that long ago (a repeat of such an id runs again), and
+     * retry counts whose last failure is that old (their window should be shorter). Audit rows are kept:
+     * their retention is the operator's decision. Run it from time to time on one instance.
+     *
+     * @param age how old a row must be, at least 1 minute
+     * @return how many rows were deleted
+     * @throws dev.mero.core.PolicyStoreUnavailableException if the database did not answer in time
+     */
+    public int purge(Duration age) {
+        Objects.requireNonNull(age, "age");
+        if (age.compareTo(Duration.ofMinutes(1)) < 0) {
+            throw new IllegalArgumentException("purge age must be at least 1 minute, was " + age);
+        }
+        long micros = age.toNanos() / 1_000L;
+        return sql.transaction("purge", connection -> {
+            int deleted = 0;
+            for (String delete : List.of(
+                    "DELETE FROM mero_approval WHERE (decision IS NOT NULL OR expires_at < clock_timestamp())"
+                            + " AND requested_at < clock_timestamp() - ? * interval '1 microsecond'",
+                    "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - ? * interval '1 microsecond'",
+                    "DELETE FROM mero_retry_budget"
+                            + " WHERE last_failure < clock_timestamp() - ? * interval '1 microsecond'")) {
+                try (java.sql.PreparedStatement statement = sql.prepare(connection, delete)) {
+                    statement.setLong(1, micros);
+                    deleted += statement.executeUpdate();
+                }
+            }
+            return deleted;
+        });
+    }
+
+    /**
      * The name this instance writes into audit rows and approval decisions ({@code decided_by}).
      *
      * @return the instance name

@@ -324,6 +324,32 @@ class SharedStoresTest {
         }
     }
 
+    @Test
+    void purgeDeletesOnlyWhatIsOldAndNoLongerNeeded() throws Exception {
+        String url = PostgresServer.shared().createDatabase();
+        try (HikariDataSource pool = PostgresServer.pool(url, 4);
+             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(pool).migrate(true).build()) {
+            store.replays().runOnce("w", "old_call", Duration.ofSeconds(5), () -> "done");
+            store.retryBudgets().recordFailure("w", CallKey.of("read_file", "{}"), Duration.ofMinutes(10), 3);
+            assertThat(store.approvals(Duration.ofMillis(10)).decide(ApprovalRequest.builder().contextName("w")
+                    .permissions(Permission.WRITE).subject("/ws/x").build())).isEqualTo(ApprovalDecision.ABSTAIN);
+            try (Connection connection = pool.getConnection();
+                 java.sql.Statement age = connection.createStatement()) {
+                age.execute("UPDATE mero_replay SET claimed_at = claimed_at - interval '2 hours'");
+                age.execute("UPDATE mero_retry_budget SET last_failure = last_failure - interval '2 hours'");
+                age.execute("UPDATE mero_approval SET requested_at = requested_at - interval '2 hours'");
+            }
+            store.replays().claim("w", "recent_call", Duration.ofSeconds(1));
+
+            assertThat(store.purge(Duration.ofHours(1))).isEqualTo(3);
+            assertThat(store.replays().claim("w", "old_call", Duration.ofSeconds(1)).isOwner())
+                    .as("a purged id runs again").isTrue();
+            assertThatThrownBy(() -> store.replays().claim("w", "recent_call", Duration.ofMillis(10)))
+                    .hasMessageContaining("already started");
+            assertThatThrownBy(() -> store.purge(Duration.ofSeconds(59))).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
     private static String row(String id) throws SQLException {
         try (Connection connection = poolA.getConnection();
              PreparedStatement select = connection.prepareStatement(
