@@ -132,8 +132,10 @@ class FailClosedTest {
                     .isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(PolicyStoreUnavailableException.class)
                     .hasMessageContaining("The policy store is unavailable");
+            // one decision, one outcome: the gate's refusal, not a second "failed" record from the guard
             assertThat(decisions).extracting(AuditEvent::type)
-                    .containsSubsequence(AuditEventType.APPROVAL_REQUESTED, AuditEventType.APPROVAL_REFUSED);
+                    .containsExactly(AuditEventType.APPROVAL_REQUESTED, AuditEventType.APPROVAL_REFUSED);
+            assertThat(decisions.get(1).errorCode()).contains("policy_store_unavailable");
             assertThat(Files.readString(workspace.resolve("plan.md"))).isEqualTo("old");
         } finally {
             thread.shutdownNow();
