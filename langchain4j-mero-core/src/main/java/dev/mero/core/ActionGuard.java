@@ -76,7 +76,7 @@ final class ActionGuard {
         R result;
         try {
             result = action.apply(decided.decision);
-        } catch (RateLimitedException notRun) {
+        } catch (RateLimitedException | PolicyStoreUnavailableException notRun) {
             decided.end(0);
             throw notRun;
         } catch (RuntimeException | Error failure) {
@@ -101,6 +101,7 @@ final class ActionGuard {
                                   Supplier<T> check, Approval<T> approval) {
         RetryBudget.Attempt attempt = null;
         T decision = null;
+        boolean approving = false;
         try {
             for (Operation operation : operations) {
                 scopes.check(contextName, operation.scope());
@@ -132,7 +133,9 @@ final class ActionGuard {
                 ApprovalRequest request = approval.request(decision, ApprovalRequest.builder()
                         .contextName(contextName).permissions(ask)
                         .resolvedTargets(approval.targets(decision))).build();
+                approving = true;
                 gate.approve(request);
+                approving = false;
                 decision = approval.recheck(decision);
             }
             auditLog.record(AuditEvent.builder().type(AuditEventType.ALLOWED)
@@ -145,8 +148,8 @@ final class ActionGuard {
             if (attempt != null) {
                 attempt.failed();
             }
-            if (!(e instanceof ApprovalDeniedException) && !(e instanceof ApprovalTimeoutException)) {
-                // the gate records approval outcomes itself
+            if (!approving && !(e instanceof ApprovalDeniedException) && !(e instanceof ApprovalTimeoutException)) {
+                // the gate records approval outcomes itself, a store failure while approving included
                 AuditEvent.Builder event = AuditEvent.builder().type(AuditEventType.of(e)).failure(e)
                         .action(ApprovalRequest.action(permissions, subject)).subject(subject)
                         .permissions(permissions).contentDigest(approval.contentDigest());

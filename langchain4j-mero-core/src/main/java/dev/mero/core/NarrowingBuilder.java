@@ -217,6 +217,8 @@ public final class NarrowingBuilder {
         child.requireApproval(approvals.toArray(new Permission[0]));
         parent.approval().ifPresent(child::approval);
         parent.retryBudget().ifPresent(child::retryBudget);
+        parent.rateLimitStore().ifPresent(child::rateLimitStore);
+        parent.replayStore().ifPresent(child::replayStore);
         child.auditLog(parent.auditLog()).commandRunner(parent.commandRunner());
 
         narrowScopes(child);

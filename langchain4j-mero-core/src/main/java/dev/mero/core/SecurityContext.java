@@ -9,8 +9,10 @@ import dev.mero.core.command.CommandResult;
 import dev.mero.core.command.CommandRunner;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;
+import dev.mero.core.limit.RateLimitStore;
 import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.limit.RetryBudget;
+import dev.mero.core.replay.ReplayStore;
 import dev.mero.core.scope.ScopeSet;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +58,8 @@ public final class SecurityContext {
     private final ScopeSet scopes;
     private final RateLimiter rateLimiter;
     private final RetryBudget retryBudget;
+    private final RateLimitStore rateLimitStore;
+    private final ReplayStore replayStore;
     private final Set<Permission> approvalRequired;
     private final ApprovalBackend approval;
     private final AuditLog auditLog;
@@ -70,8 +74,10 @@ public final class SecurityContext {
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
         this.resolver = new PathResolver(name, paths, permissions);
         this.scopes = builder.scopes;
-        this.rateLimiter = builder.rateLimiter;
+        this.rateLimitStore = builder.rateLimitStore;
+        this.rateLimiter = builder.limiter();
         this.retryBudget = builder.retryBudget;
+        this.replayStore = builder.replayStore;
         this.approvalRequired = Collections.unmodifiableSet(builder.approvalRequired.clone());
         this.approval = builder.approval;
         this.auditLog = builder.auditLog != null ? builder.auditLog : AuditLog.create();
@@ -411,6 +417,25 @@ public final class SecurityContext {
     }
 
     /**
+     * The store that holds this context's rate-limit bucket when several application instances share it.
+     *
+     * @return the store, absent when the bucket lives in memory
+     */
+    public Optional<RateLimitStore> rateLimitStore() {
+        return Optional.ofNullable(rateLimitStore);
+    }
+
+    /**
+     * The store that makes a tool-call id run at most once (a repeat gets the first result); tool bindings
+     * consult it for calls that carry an id.
+     *
+     * @return the store, absent when repeats are not recognised
+     */
+    public Optional<ReplayStore> replayStore() {
+        return Optional.ofNullable(replayStore);
+    }
+
+    /**
      * Permissions that need a human's approval anywhere in the context (entries can add their own).
      *
      * @return an immutable set
@@ -599,6 +624,9 @@ public final class SecurityContext {
         private EnumSet<Permission> permissions = EnumSet.allOf(Permission.class);
         private ScopeSet scopes = ScopeSet.unrestricted();
         private RateLimiter rateLimiter;
+        private RateLimit rateLimit;
+        private RateLimitStore rateLimitStore;
+        private ReplayStore replayStore;
         private final List<RateLimiter> inheritedRateLimiters = new ArrayList<>();
         private RetryBudget retryBudget;
         private final EnumSet<Permission> approvalRequired = EnumSet.noneOf(Permission.class);
@@ -778,7 +806,33 @@ public final class SecurityContext {
          * @return this builder
          */
         public Builder rateLimit(RateLimit limit) {
-            this.rateLimiter = RateLimiter.of(Objects.requireNonNull(limit, "limit"));
+            this.rateLimit = Objects.requireNonNull(limit, "limit");
+            this.rateLimiter = null;
+            return this;
+        }
+
+        /**
+         * Keeps the bucket of the {@linkplain #rateLimit(RateLimit) rate limit} in a store shared by several
+         * application instances: every context of the same name using the same store draws from one bucket.
+         * A store that cannot answer refuses the action with
+         * {@link PolicyStoreUnavailableException}.
+         *
+         * @param store the store
+         * @return this builder
+         */
+        public Builder rateLimitStore(RateLimitStore store) {
+            this.rateLimitStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Sets the store that makes a tool-call id run at most once, for tool bindings to consult.
+         *
+         * @param store the store, for example {@link dev.mero.core.replay.InMemoryReplayStore}
+         * @return this builder
+         */
+        public Builder replayStore(ReplayStore store) {
+            this.replayStore = Objects.requireNonNull(store, "store");
             return this;
         }
 
@@ -790,7 +844,17 @@ public final class SecurityContext {
          */
         public Builder rateLimiter(RateLimiter limiter) {
             this.rateLimiter = Objects.requireNonNull(limiter, "limiter");
+            this.rateLimit = null;
             return this;
+        }
+
+        /** The limiter to use: a given one, or one for the rate limit, shared through the store if any. */
+        private RateLimiter limiter() {
+            if (rateLimiter != null || rateLimit == null) {
+                return rateLimiter;
+            }
+            return rateLimitStore == null ? RateLimiter.of(rateLimit)
+                    : RateLimiter.shared(rateLimit, rateLimitStore, name);
         }
 
         /**

@@ -15,6 +15,7 @@ import dev.mero.core.audit.AuditLog;
 import dev.mero.core.audit.JsonLinesAuditSink;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RetryBudget;
+import dev.mero.core.store.PolicyStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -26,6 +27,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads a security policy from a YAML or JSON file into a {@link SecurityContext}.
@@ -53,8 +55,8 @@ import java.util.Objects;
  *   search_path: /usr/local/bin:/usr/bin:/bin
  * approval:
  *   require: [EXECUTE]
- *   backend: console                  # deny | approve | console; absent: fail-safe deny
- *   timeout: PT2M                     # console only
+ *   backend: console                  # deny | approve | console | store; absent: fail-safe deny
+ *   timeout: PT2M                     # console and store only
  * scopes: ["files:*:read", "commands:command:execute"]
  * limits:
  *   rate: {permits: 60, per: PT1M, burst: 10}
@@ -62,7 +64,18 @@ import java.util.Objects;
  * audit:
  *   jsonl: audit/mero.jsonl           # JSON Lines audit file (a regular file), appended to
  *   fail_closed: true                 # deny what the audit file cannot record (default false)
+ * store:                              # state shared by several application instances
+ *   url: jdbc:postgresql://db:5432/agents
+ *   user: mero
+ *   password_env: MERO_DB_PASSWORD    # the password comes from this environment variable, never inline
+ *   migrate: true                     # apply the schema migrations on start (default false)
+ *   timeout: PT5S                     # bound on every wait for the store
  * </pre>
+ * A {@code store} makes the rate limit, the retry budget and replayed tool calls shared through it, adds an
+ * audit sink writing one row per decision to it, and offers {@code approval.backend: store} (pending
+ * approvals any instance can decide). The store is opened by a {@link dev.mero.core.store.PolicyStoreProvider}
+ * on the class path (the {@code langchain4j-mero-postgres} module for {@code jdbc:postgresql:} URLs); without
+ * one, the policy is refused.
  * Accepted spellings: {@code allowed}, {@code allowed_permissions} (or {@code allowed_permission}) for
  * {@code allow}; {@code denied}, {@code denied_permissions} (or {@code denied_permission}) for {@code deny};
  * {@code approval_required} for an entry's {@code require_approval}; top-level {@code allowed_commands},
@@ -92,7 +105,20 @@ public final class SecurityPolicy {
      * @throws InvalidPolicyException if the file cannot be read or is not a valid policy
      */
     public static SecurityContext load(Path file) {
-        SecurityContext.Builder builder = read(file);
+        return load(file, System::getenv);
+    }
+
+    /**
+     * Loads a policy file into a context, reading environment variables (a store's {@code password_env})
+     * through the given function, for example from a secret manager.
+     *
+     * @param file        a {@code .yaml}, {@code .yml} or {@code .json} file
+     * @param environment maps a variable's name to its value, {@code null} when unset
+     * @return the context
+     * @throws InvalidPolicyException if the file cannot be read or is not a valid policy
+     */
+    public static SecurityContext load(Path file, UnaryOperator<String> environment) {
+        SecurityContext.Builder builder = read(file, environment);
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
@@ -109,12 +135,32 @@ public final class SecurityPolicy {
      * @throws InvalidPolicyException if the file cannot be read or is not a valid policy
      */
     public static SecurityContext.Builder read(Path file) {
+        return read(file, System::getenv);
+    }
+
+    /**
+     * Reads a policy file into a builder, reading environment variables (a store's {@code password_env})
+     * through the given function.
+     *
+     * @param file        a {@code .yaml}, {@code .yml} or {@code .json} file
+     * @param environment maps a variable's name to its value, {@code null} when unset
+     * @return a builder holding the policy
+     * @throws InvalidPolicyException if the file cannot be read or is not a valid policy
+     * @throws PolicyStoreUnavailableException if the file names a store that cannot be reached
+     */
+    public static SecurityContext.Builder read(Path file, UnaryOperator<String> environment) {
+        java.util.Objects.requireNonNull(environment, "environment");
         PolicyNode root = new PolicyNode(file, "", parse(file)).object(
                 "name", "permissions", "paths", "commands", "approval", "scopes", "limits", "audit",
-                "allowed_commands", "denied_commands", "require_approval");
+                "allowed_commands", "denied_commands", "require_approval", "store");
         Path base = file.toAbsolutePath().getParent();
         SecurityContext.Builder builder = SecurityContext.builder();
         apply(root, "name", node -> builder.name(node.text()));
+        String contextName = root.has("name") ? root.get("name").text() : "default";
+        PolicyStore store = root.has("store") ? StoreSection.open(root.get("store"), environment) : null;
+        if (store != null) {
+            builder.rateLimitStore(store.rateLimits()).replayStore(store.replays());
+        }
         apply(root, "permissions", node -> builder.permissions(node.permissions()));
         if (root.has("paths")) {
             for (PolicyNode entry : root.get("paths").list()) {
@@ -128,19 +174,24 @@ public final class SecurityPolicy {
         rules(root, "denied_commands", builder::denyCommand);
         apply(root, "require_approval", node -> builder.requireApproval(node.permissions()));
         if (root.has("approval")) {
-            approval(root.get("approval"), builder);
+            approval(root.get("approval"), builder, store);
         }
         apply(root, "scopes", node -> builder.scopes(node.texts()));
         if (root.has("limits")) {
-            limits(root.get("limits"), builder);
+            limits(root.get("limits"), builder, store, contextName);
         }
+        AuditLog.Builder auditLog = AuditLog.builder();
         if (root.has("audit")) {
             PolicyNode audit = root.get("audit").object("jsonl", "fail_closed");
-            AuditLog.Builder log = AuditLog.builder();
-            apply(audit, "fail_closed", node -> log.failClosed(node.bool()));
-            apply(audit, "jsonl", node -> log.sink(openSink(node,
+            apply(audit, "fail_closed", node -> auditLog.failClosed(node.bool()));
+            apply(audit, "jsonl", node -> auditLog.sink(openSink(node,
                     base.resolve(nonEmpty(node, "the JSON Lines file to append to")))));
-            builder.auditLog(log.build());
+        }
+        if (store != null) {
+            auditLog.sink(store.auditSink());
+        }
+        if (root.has("audit") || store != null) {
+            builder.auditLog(auditLog.build());
         }
         return builder;
     }
@@ -287,12 +338,12 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void approval(PolicyNode approval, SecurityContext.Builder builder) {
+    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store) {
         approval.object("require", "backend", "timeout");
         apply(approval, "require", node -> builder.requireApproval(node.permissions()));
         if (!approval.has("backend")) {
             if (approval.has("timeout")) {
-                throw approval.get("timeout").fail("a timeout needs backend: console");
+                throw approval.get("timeout").fail("a timeout needs backend: console or store");
             }
             return;
         }
@@ -307,16 +358,24 @@ public final class SecurityPolicy {
                 apply(approval, "timeout", node -> console.timeout(node.duration()));
                 chosen = console.build();
             }
+            case "store" -> {
+                if (store == null) {
+                    throw backend.fail("backend: store needs a 'store' section naming the shared store");
+                }
+                chosen = store.approvals(approval.has("timeout") ? approval.get("timeout").duration()
+                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT);
+            }
             default -> throw backend.fail(Messages.quote(kind) + " is not an approval backend (expected deny, "
-                    + "approve or console; an application callback is added in code)");
+                    + "approve, console or store; an application callback is added in code)");
         }
-        if (!kind.equals("console") && approval.has("timeout")) {
-            throw approval.get("timeout").fail("a timeout applies to backend: console only");
+        if (!kind.equals("console") && !kind.equals("store") && approval.has("timeout")) {
+            throw approval.get("timeout").fail("a timeout applies to backend: console or store only");
         }
         builder.approval(chosen);
     }
 
-    private static void limits(PolicyNode limits, SecurityContext.Builder builder) {
+    private static void limits(PolicyNode limits, SecurityContext.Builder builder, PolicyStore store,
+                               String contextName) {
         limits.object("rate", "retry_budget");
         if (limits.has("rate")) {
             PolicyNode rate = limits.get("rate").object("permits", "per", "burst");
@@ -334,6 +393,9 @@ public final class SecurityPolicy {
             RetryBudget.Builder retry = RetryBudget.builder();
             apply(budget, "max_failures", node -> retry.maxFailures(node.integer(1, 1000)));
             apply(budget, "window", node -> retry.window(node.duration()));
+            if (store != null) {
+                retry.store(store.retryBudgets(), contextName);
+            }
             builder.retryBudget(retry.build());
         }
     }
@@ -363,7 +425,7 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void apply(PolicyNode node, java.util.function.Consumer<PolicyNode> setter) {
+    static void apply(PolicyNode node, java.util.function.Consumer<PolicyNode> setter) {
         try {
             setter.accept(node);
         } catch (InvalidPolicyException e) {

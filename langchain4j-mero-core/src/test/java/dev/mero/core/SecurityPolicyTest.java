@@ -137,7 +137,7 @@ class SecurityPolicyTest {
         "wrong name type         | 'name: [a, b]'                                    | name | expected a string, got a list",
         "shell in a command rule | 'commands: {allow: [\"ls; rm -rf /\"]}'         | commands.allow[0] | ls; rm -rf /",
         "relative search path    | 'commands: {search_path: bin}'                   | commands.search_path | bin",
-        "timeout without console | 'approval: {backend: deny, timeout: PT1M}'       | approval.timeout | console only",
+        "timeout without console | 'approval: {backend: deny, timeout: PT1M}'       | approval.timeout | console or store only",
     })
     void aBrokenPolicyFailsNamingFileFieldAndValue(String why, String yaml, String field, String problem)
             throws IOException {

@@ -4,6 +4,7 @@ import dev.mero.core.ApprovalDeniedException;
 import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
+import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
@@ -39,7 +40,9 @@ import java.util.Optional;
  *       thread (the interrupt flag is restored): {@link ApprovalDeniedException}
  *       {@code Action 'WRITE: /ws/a.txt' was not approved for context 'name'.};</li>
  *   <li>an {@link ApprovalTimeoutException} (a {@link ChainedApproval} in which no backend decided)
- *       propagates unchanged.</li>
+ *       propagates unchanged;</li>
+ *   <li>a {@link PolicyStoreUnavailableException} (a shared {@link ApprovalStore} that cannot reach its
+ *       database) propagates unchanged, so the model is told that the store, not a person, refused.</li>
  * </ul>
  * Only {@link ApprovalDecision#APPROVED} lets the call return. The gate records
  * {@link AuditEventType#APPROVAL_REQUESTED} before asking and then exactly one of
@@ -109,6 +112,11 @@ public final class ApprovalGate {
             decision = backend.decide(request);
         } catch (ApprovalTimeoutException e) {
             record(request, AuditEventType.APPROVAL_TIMED_OUT, e);
+            throw e;
+        } catch (PolicyStoreUnavailableException e) {
+            LOG.warn("Approval store {} is unavailable for request {}; refusing the action (fail-safe)",
+                    backend, request.id(), e);
+            record(request, AuditEventType.APPROVAL_REFUSED, e);
             throw e;
         } catch (InterruptedException e) {
             ApprovalDeniedException denied = refused(request, notApproved(request, e));

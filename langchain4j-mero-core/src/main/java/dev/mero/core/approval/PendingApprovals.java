@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 
 /**
  * A registry of requests waiting for a decision, which an application completes by id, for example from a
- * web page that lists them with Approve and Deny buttons.
+ * web page that lists them with Approve and Deny buttons: the in-memory {@link ApprovalStore}.
  *
  * <pre>{@code
  * PendingApprovals pending = PendingApprovals.builder()
@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * timed out or interrupted. At most {@linkplain Builder#maxPending(int) maxPending} requests wait at once;
  * beyond that a request abstains immediately. Thread-safe.
  */
-public final class PendingApprovals implements ApprovalBackend {
+public final class PendingApprovals implements ApprovalStore {
 
     /** Default bound on requests waiting at once. */
     public static final int DEFAULT_MAX_PENDING = 100;
@@ -92,6 +92,7 @@ public final class PendingApprovals implements ApprovalBackend {
      *
      * @return a snapshot
      */
+    @Override
     public List<ApprovalRequest> pending() {
         List<ApprovalRequest> snapshot = new ArrayList<>();
         waiting.values().forEach(entry -> snapshot.add(entry.request()));
@@ -105,6 +106,7 @@ public final class PendingApprovals implements ApprovalBackend {
      * @param id the request id
      * @return the request, absent if no request with this id is waiting
      */
+    @Override
     public Optional<ApprovalRequest> pending(String id) {
         Waiting entry = waiting.get(Objects.requireNonNull(id, "id"));
         return entry == null ? Optional.empty() : Optional.of(entry.request());
@@ -118,6 +120,7 @@ public final class PendingApprovals implements ApprovalBackend {
      * @return {@code true} if the request was waiting and now has this decision; {@code false} if it was
      *         unknown, already decided or timed out
      */
+    @Override
     public boolean complete(String id, ApprovalDecision decision) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(decision, "decision");

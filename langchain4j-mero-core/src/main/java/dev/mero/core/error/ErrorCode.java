@@ -27,6 +27,9 @@ import java.util.Optional;
  *   <tr><td>{@code operation_failed}</td><td>422</td><td>no</td><td>{@code OperationFailedException}</td></tr>
  *   <tr><td>{@code retry_exhausted}</td><td>400</td><td>no</td><td>{@code RetryBudgetExceededException}</td></tr>
  *   <tr><td>{@code denied}</td><td>403</td><td>no</td><td>a plain {@code MeroToolsException}</td></tr>
+ *   <tr><td>{@code policy_store_unavailable}</td><td>503</td><td>yes</td><td>{@code
+ *       PolicyStoreUnavailableException}: the shared policy store (database) did not answer in time;
+ *       {@code retry_after_seconds} 30</td></tr>
  * </table>
  *
  * <p>The first six are the specification's. Choices for the others: a timed-out approval is not retried
@@ -81,7 +84,10 @@ public enum ErrorCode {
             "Final error: stop retrying this call and change approach."),
     /** A denial by the security layer without a more specific code. */
     DENIED("denied", 403, false, null,
-            "Retrying without changing the request won't help. Choose a different action.");
+            "Retrying without changing the request won't help. Choose a different action."),
+    /** The shared policy store did not answer in time; the action was not run. */
+    POLICY_STORE_UNAVAILABLE("policy_store_unavailable", 503, true, 30,
+            "Transient: the action was not run; retry after retry_after_seconds.");
 
     private final String code;
     private final int status;
@@ -140,7 +146,8 @@ public enum ErrorCode {
     }
 
     /**
-     * The default wait before a retry, set only for {@link #SOURCE_UNAVAILABLE} (30 seconds); a
+     * The default wait before a retry, set only for {@link #SOURCE_UNAVAILABLE} and
+     * {@link #POLICY_STORE_UNAVAILABLE} (30 seconds); a
      * {@link #RATE_LIMITED} error carries its own.
      *
      * @return the seconds, or {@code null}

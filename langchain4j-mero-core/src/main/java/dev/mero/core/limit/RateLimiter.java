@@ -18,7 +18,10 @@ import java.util.Objects;
  * {@link RateLimitedException#retryAfterSeconds()} is always enough for the next call to pass unless other
  * calls take the permit first.
  *
- * <p>Thread-safe: concurrent calls never take more permits than the bucket holds.
+ * <p>Thread-safe: concurrent calls never take more permits than the bucket holds. A limiter made by
+ * {@link #shared(RateLimit, RateLimitStore, String)} keeps its bucket in a {@link RateLimitStore} instead,
+ * so that several application instances share one limit; if that store cannot answer, the call is refused
+ * with {@link dev.mero.core.PolicyStoreUnavailableException}.
  */
 public final class RateLimiter {
 
@@ -29,12 +32,20 @@ public final class RateLimiter {
     private final long cost;
     private final long capacity;
     private final Object lock = new Object();
+    private final RateLimitStore store;
+    private final String bucket;
     private long tokens;
     private long lastRefill;
 
     private RateLimiter(RateLimit limit, Ticker ticker) {
+        this(limit, ticker, null, null);
+    }
+
+    private RateLimiter(RateLimit limit, Ticker ticker, RateLimitStore store, String bucket) {
         this.limit = Objects.requireNonNull(limit, "limit");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.store = store;
+        this.bucket = bucket;
         this.cost = limit.per().toNanos();
         // RateLimit bounds burst and per so that this product stays far below Long.MAX_VALUE
         this.capacity = cost * limit.burst();
@@ -64,6 +75,23 @@ public final class RateLimiter {
     }
 
     /**
+     * A limiter whose bucket lives in a store shared by several application instances: every instance that
+     * uses the same store and bucket name draws from one bucket.
+     *
+     * @param limit  the limit to enforce
+     * @param store  where the bucket lives
+     * @param bucket the bucket's name, for example the context's name
+     * @return the limiter
+     */
+    public static RateLimiter shared(RateLimit limit, RateLimitStore store, String bucket) {
+        Objects.requireNonNull(store, "store");
+        if (bucket == null || bucket.isBlank()) {
+            throw new IllegalArgumentException("A shared rate limiter needs a non-blank bucket name");
+        }
+        return new RateLimiter(limit, Ticker.system(), store, bucket);
+    }
+
+    /**
      * The limit this limiter enforces.
      *
      * @return the limit
@@ -78,6 +106,7 @@ public final class RateLimiter {
      * @param contextName the context's name, used in the message
      * @throws RateLimitedException if no permit is available; its {@code retryAfterSeconds()} is the wait,
      *                              rounded up to whole seconds
+     * @throws dev.mero.core.PolicyStoreUnavailableException if a shared limiter's store did not answer
      */
     public void acquire(String contextName) {
         long waitNanos = tryTake();
@@ -101,6 +130,9 @@ public final class RateLimiter {
      * @return 0 to {@link RateLimit#burst()}
      */
     public int availablePermits() {
+        if (store != null) {
+            return store.availablePermits(bucket, limit);
+        }
         synchronized (lock) {
             refill();
             return (int) (tokens / cost);
@@ -109,11 +141,15 @@ public final class RateLimiter {
 
     @Override
     public String toString() {
-        return "RateLimiter{" + limit.describe() + ", available=" + availablePermits() + "}";
+        return store != null ? "RateLimiter{" + limit.describe() + ", shared bucket=" + bucket + "}"
+                : "RateLimiter{" + limit.describe() + ", available=" + availablePermits() + "}";
     }
 
     /** Takes a permit and returns 0, or takes nothing and returns the nanoseconds until one is available. */
     private long tryTake() {
+        if (store != null) {
+            return store.tryTake(bucket, limit);
+        }
         synchronized (lock) {
             refill();
             if (tokens >= cost) {

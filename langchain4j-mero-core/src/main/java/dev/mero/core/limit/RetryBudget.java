@@ -1,5 +1,6 @@
 package dev.mero.core.limit;
 
+import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.RateLimitedException;
 import dev.mero.core.RetryBudgetExceededException;
 
@@ -28,6 +29,10 @@ import java.util.function.Supplier;
  * refusal lifts after that long. At most {@code maxTrackedCalls} calls are remembered, the least recently
  * used being forgotten first, so memory stays bounded whatever the model does. Use one budget per context.
  *
+ * <p>With a {@link Builder#store(RetryBudgetStore, String) store}, the counts live there instead, shared by
+ * every application instance using it; a store that cannot answer refuses the call with
+ * {@link dev.mero.core.PolicyStoreUnavailableException}.
+ *
  * <p>Thread-safe.
  */
 public final class RetryBudget {
@@ -38,8 +43,12 @@ public final class RetryBudget {
     private final int maxTrackedCalls;
     private final Ticker ticker;
     private final Map<CallKey, Streak> streaks;
+    private final RetryBudgetStore store;
+    private final String storeScope;
 
     private RetryBudget(Builder builder) {
+        this.store = builder.store;
+        this.storeScope = builder.storeScope;
         this.maxFailures = builder.maxFailures;
         this.window = builder.window;
         this.windowNanos = builder.window.toNanos();
@@ -92,9 +101,11 @@ public final class RetryBudget {
     public Attempt begin(CallKey key) {
         Objects.requireNonNull(key, "key");
         long now = ticker.nanos();
+        // a shared store holds the failures of every instance; the calls still running are this instance's own
+        int storedFailures = store == null ? 0 : store.failures(storeScope, key, window);
         synchronized (streaks) {
             Streak streak = current(key, now);
-            int failures = streak == null ? 0 : streak.failures;
+            int failures = store != null ? storedFailures : streak == null ? 0 : streak.failures;
             int running = streak == null ? 0 : streak.running;
             if (failures >= maxFailures) {
                 throw RetryBudgetExceededException.exhausted(key.operation(), failures);
@@ -102,7 +113,8 @@ public final class RetryBudget {
             if (failures + running >= maxFailures) {
                 throw RetryBudgetExceededException.held(key.operation(), failures, running);
             }
-            streaks.put(key, new Streak(failures, running + 1, streak == null ? now : streak.lastFailure));
+            streaks.put(key, new Streak(store != null ? 0 : failures, running + 1,
+                    streak == null ? now : streak.lastFailure));
         }
         return new Attempt(key);
     }
@@ -114,6 +126,10 @@ public final class RetryBudget {
      */
     public void recordFailure(CallKey key) {
         Objects.requireNonNull(key, "key");
+        if (store != null) {
+            store.recordFailure(storeScope, key, window, maxFailures);
+            return;
+        }
         long now = ticker.nanos();
         synchronized (streaks) {
             Streak streak = current(key, now);
@@ -130,6 +146,10 @@ public final class RetryBudget {
      */
     public void recordSuccess(CallKey key) {
         Objects.requireNonNull(key, "key");
+        if (store != null) {
+            store.recordSuccess(storeScope, key);
+            return;
+        }
         synchronized (streaks) {
             Streak streak = streaks.get(key);
             if (streak != null && streak.running > 0) {
@@ -148,6 +168,9 @@ public final class RetryBudget {
      */
     public int failures(CallKey key) {
         Objects.requireNonNull(key, "key");
+        if (store != null) {
+            return store.failures(storeScope, key, window);
+        }
         long now = ticker.nanos();
         synchronized (streaks) {
             Streak streak = current(key, now);
@@ -157,8 +180,9 @@ public final class RetryBudget {
 
     /**
      * Runs a call under the budget: {@link #check(CallKey) checks} it, runs it, and records the outcome. Any
-     * exception counts as a failure and is rethrown unchanged, except a {@link RateLimitedException}: the
-     * call did not run, and waiting is what the model was told to do.
+     * exception counts as a failure and is rethrown unchanged, except a {@link RateLimitedException} or a
+     * {@link PolicyStoreUnavailableException}: the call did not run, and waiting is what the model was told
+     * to do.
      *
      * @param key  the call
      * @param call the call itself
@@ -172,7 +196,7 @@ public final class RetryBudget {
         T result;
         try {
             result = call.get();
-        } catch (RateLimitedException notRun) {
+        } catch (RateLimitedException | PolicyStoreUnavailableException notRun) {
             attempt.release();
             throw notRun;
         } catch (RuntimeException | Error failure) {
@@ -184,7 +208,8 @@ public final class RetryBudget {
     }
 
     /**
-     * How many calls are remembered now, at most {@code maxTrackedCalls}.
+     * How many calls are remembered now in this JVM, at most {@code maxTrackedCalls}; always 0 for a budget
+     * whose counts live in a {@link RetryBudgetStore}.
      *
      * @return the number of remembered calls
      */
@@ -219,6 +244,15 @@ public final class RetryBudget {
 
     /** Ends one running attempt of a call: {@code outcome} -1 failed, 0 released, 1 succeeded. */
     private void end(CallKey key, int outcome) {
+        endLocally(key, store != null ? 0 : outcome); // with a store, only the running calls are counted here
+        if (store != null && outcome < 0) {
+            store.recordFailure(storeScope, key, window, maxFailures);
+        } else if (store != null && outcome > 0) {
+            store.recordSuccess(storeScope, key);
+        }
+    }
+
+    private void endLocally(CallKey key, int outcome) {
         long now = ticker.nanos();
         synchronized (streaks) {
             Streak streak = current(key, now);
@@ -294,8 +328,28 @@ public final class RetryBudget {
         private Duration window = Duration.ofMinutes(10);
         private int maxTrackedCalls = 1024;
         private Ticker ticker = Ticker.system();
+        private RetryBudgetStore store;
+        private String storeScope;
 
         private Builder() {
+        }
+
+        /**
+         * Keeps the failure counts in a store shared by several application instances instead of in memory
+         * (the window and {@code maxFailures} still come from this builder; {@code maxTrackedCalls} and the
+         * ticker then do not apply).
+         *
+         * @param store the store
+         * @param scope the budget's name in the store, usually the context's name
+         * @return this builder
+         */
+        public Builder store(RetryBudgetStore store, String scope) {
+            if (scope == null || scope.isBlank()) {
+                throw new IllegalArgumentException("A retry budget store needs a non-blank scope");
+            }
+            this.store = Objects.requireNonNull(store, "store");
+            this.storeScope = scope;
+            return this;
         }
 
         /**

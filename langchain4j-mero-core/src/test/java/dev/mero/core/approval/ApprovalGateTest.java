@@ -133,6 +133,19 @@ class ApprovalGateTest {
     }
 
     @Test
+    void anUnavailableStorePropagatesSoTheModelLearnsTheStoreRefused() {
+        ApprovalBackend storeDown = r -> {
+            throw dev.mero.core.PolicyStoreUnavailableException.of("approval", new java.io.IOException("down"));
+        };
+
+        assertThatThrownBy(() -> gate(storeDown).approve(request))
+                .isExactlyInstanceOf(dev.mero.core.PolicyStoreUnavailableException.class)
+                .hasMessageStartingWith("The policy store is unavailable (approval), so the action was not run.");
+        assertThat(audit.types()).containsExactly(AuditEventType.APPROVAL_REQUESTED, AuditEventType.APPROVAL_REFUSED);
+        assertThat(audit.events.get(1).errorCode()).contains("policy_store_unavailable");
+    }
+
+    @Test
     void aChainTimeoutPropagatesUnchanged() {
         ChainedApproval chain = ChainedApproval.of(java.time.Duration.ofSeconds(5), ApprovalBackends.alwaysAbstain());
 

@@ -26,7 +26,8 @@ class ErrorCodeTest {
             "APPROVAL_TIMEOUT,   approval_timeout,   504, false,",
             "OPERATION_FAILED,   operation_failed,   422, false,",
             "RETRY_EXHAUSTED,    retry_exhausted,    400, false,",
-            "DENIED,             denied,             403, false,"
+            "DENIED,             denied,             403, false,",
+            "POLICY_STORE_UNAVAILABLE, policy_store_unavailable, 503, true, 30"
     })
     void theDocumentedTable(ErrorCode code, String text, int status, boolean retry, Integer retryAfterSeconds) {
         assertThat(code.code()).isEqualTo(text);
@@ -38,7 +39,7 @@ class ErrorCodeTest {
 
     @Test
     void theTableAboveCoversEveryConstant() {
-        assertThat(ErrorCode.values()).hasSize(14);
+        assertThat(ErrorCode.values()).hasSize(15);
         assertThat(Arrays.stream(ErrorCode.values()).map(ErrorCode::code)).doesNotHaveDuplicates();
     }
 

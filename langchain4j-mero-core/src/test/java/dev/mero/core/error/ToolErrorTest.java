@@ -49,7 +49,7 @@ class ToolErrorTest {
         assertThat(json.get("status").asInt()).isEqualTo(code.status());
         assertThat(json.get("retry").isBoolean()).isTrue();
         assertThat(json.get("retry").asBoolean()).isEqualTo(code.retry());
-        if (code == ErrorCode.SOURCE_UNAVAILABLE) {
+        if (code == ErrorCode.SOURCE_UNAVAILABLE || code == ErrorCode.POLICY_STORE_UNAVAILABLE) {
             assertThat(json.get("retry_after_seconds").asInt()).isEqualTo(30);
         } else {
             assertThat(json.get("retry_after_seconds").isNull()).isTrue();

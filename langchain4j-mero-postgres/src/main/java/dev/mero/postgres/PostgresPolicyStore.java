@@ -1,0 +1,285 @@
+package dev.mero.postgres;
+
+import dev.mero.core.approval.ApprovalStore;
+import dev.mero.core.audit.AuditEvent;
+import dev.mero.core.audit.AuditSink;
+import dev.mero.core.limit.RateLimitStore;
+import dev.mero.core.limit.RetryBudgetStore;
+import dev.mero.core.replay.ReplayStore;
+import dev.mero.core.store.PolicyStore;
+
+import javax.sql.DataSource;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The policy state several application instances share, in one PostgreSQL database reached through a
+ * {@link DataSource} the application supplies (its connection pool).
+ *
+ * <pre>{@code
+ * HikariDataSource pool = new HikariDataSource(config);      // connectionTimeout bounds the wait for a connection
+ * PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(pool).migrate(true).build();
+ * SecurityContext context = SecurityContext.builder()
+ *         .name("worker_1")
+ *         .rateLimit(RateLimit.perMinute(60)).rateLimitStore(store.rateLimits())   // one bucket for all instances
+ *         .retryBudget(RetryBudget.builder().store(store.retryBudgets(), "worker_1").build())
+ *         .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5)))
+ *         .replayStore(store.replays())
+ *         .auditLog(AuditLog.builder().sink(store.auditSink()).build())
+ *         .build();
+ * }</pre>
+ *
+ * <p>Every statement is bounded by the {@linkplain Builder#timeout(Duration) timeout}; the pool's own
+ * connection timeout bounds the wait for a connection. Whatever fails (the database down, slow, a connection
+ * dropped mid-call) fails closed with {@link dev.mero.core.PolicyStoreUnavailableException}: no action runs
+ * unlimited, unapproved or twice. Each decision is one statement or one transaction, so a dropped connection
+ * leaves it whole or absent, never half-counted.
+ *
+ * <p>Pending approvals and replays are woken by {@code LISTEN/NOTIFY} through one connection of the pool,
+ * held by a listener thread started on first use; size the pool for it. {@link #close()} stops that thread
+ * (and closes the pool if the store opened it). Thread-safe.
+ */
+public final class PostgresPolicyStore implements PolicyStore {
+
+    private final Sql sql;
+    private final Duration pollInterval;
+    private final String instance;
+    private final Notifications notifications;
+    private final PostgresRateLimitStore rateLimits;
+    private final PostgresRetryBudgetStore retryBudgets;
+    private final PostgresReplayStore replays;
+    private final PostgresAuditSink auditSink;
+    private final AutoCloseable owned;
+
+    private PostgresPolicyStore(Builder builder) {
+        if (builder.dataSource == null) {
+            throw new IllegalArgumentException("PostgresPolicyStore needs a DataSource; call dataSource(...)");
+        }
+        this.sql = new Sql(builder.dataSource, builder.timeout);
+        this.pollInterval = builder.pollInterval;
+        this.instance = builder.instance;
+        this.notifications = new Notifications(builder.dataSource);
+        this.rateLimits = new PostgresRateLimitStore(sql);
+        this.retryBudgets = new PostgresRetryBudgetStore(sql);
+        this.replays = new PostgresReplayStore(sql, notifications, pollInterval);
+        this.auditSink = new PostgresAuditSink(sql, instance);
+        this.owned = builder.owned;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public RateLimitStore rateLimits() {
+        return rateLimits;
+    }
+
+    @Override
+    public RetryBudgetStore retryBudgets() {
+        return retryBudgets;
+    }
+
+    @Override
+    public ApprovalStore approvals(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("The approval timeout must be positive, was " + timeout);
+        }
+        return new PostgresApprovals(sql, notifications, timeout, pollInterval, instance);
+    }
+
+    @Override
+    public ReplayStore replays() {
+        return replays;
+    }
+
+    @Override
+    public AuditSink auditSink() {
+        return auditSink;
+    }
+
+    /**
+     * Reads audit rows back, oldest first.
+     *
+     * @param query which rows
+     * @return the events, at most {@link AuditQuery#limit()}
+     * @throws dev.mero.core.PolicyStoreUnavailableException if the database did not answer in time
+     */
+    public List<AuditEvent> audit(AuditQuery query) {
+        return auditSink.query(Objects.requireNonNull(query, "query"));
+    }
+
+    /**
+     * Deletes the state no decision needs any more, older than {@code age}: approval requests that were
+     * decided or expired, replayed calls claimed that long ago (a repeat of such an id runs again), and
+     * retry counts whose last failure is that old (their window should be shorter). Audit rows are kept:
+     * their retention is the operator's decision. Run it from time to time on one instance.
+     *
+     * @param age how old a row must be, at least 1 minute
+     * @return how many rows were deleted
+     * @throws dev.mero.core.PolicyStoreUnavailableException if the database did not answer in time
+     */
+    public int purge(Duration age) {
+        Objects.requireNonNull(age, "age");
+        if (age.compareTo(Duration.ofMinutes(1)) < 0) {
+            throw new IllegalArgumentException("purge age must be at least 1 minute, was " + age);
+        }
+        long micros = age.toNanos() / 1_000L;
+        return sql.transaction("purge", connection -> {
+            int deleted = 0;
+            for (String delete : List.of(
+                    "DELETE FROM mero_approval WHERE (decision IS NOT NULL OR expires_at < clock_timestamp())"
+                            + " AND requested_at < clock_timestamp() - ? * interval '1 microsecond'",
+                    "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - ? * interval '1 microsecond'",
+                    "DELETE FROM mero_retry_budget"
+                            + " WHERE last_failure < clock_timestamp() - ? * interval '1 microsecond'")) {
+                try (java.sql.PreparedStatement statement = sql.prepare(connection, delete)) {
+                    statement.setLong(1, micros);
+                    deleted += statement.executeUpdate();
+                }
+            }
+            return deleted;
+        });
+    }
+
+    /**
+     * The name this instance writes into audit rows and approval decisions ({@code decided_by}).
+     *
+     * @return the instance name
+     */
+    public String instance() {
+        return instance;
+    }
+
+    @Override
+    public void close() {
+        notifications.close();
+        if (owned != null) {
+            try {
+                owned.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("Closing the policy store's connection pool failed", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresPolicyStore{instance=" + instance + "}";
+    }
+
+    /** Builds a {@link PostgresPolicyStore}; a data source is required. */
+    public static final class Builder {
+
+        private DataSource dataSource;
+        private Duration timeout = Duration.ofSeconds(5);
+        private Duration pollInterval = Duration.ofSeconds(1);
+        private boolean migrate;
+        private String instance = ManagementFactory.getRuntimeMXBean().getName();
+        private AutoCloseable owned;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the connection pool. Give it a connection timeout (HikariCP's {@code connectionTimeout}) as
+         * short as the store's timeout, so that an exhausted pool or an unreachable database fails fast.
+         *
+         * @param dataSource the pool
+         * @return this builder
+         */
+        public Builder dataSource(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+            return this;
+        }
+
+        /**
+         * Sets the bound on every statement (default 5 seconds; JDBC counts whole seconds, so it is rounded up).
+         *
+         * @param timeout 1 millisecond to 10 minutes
+         * @return this builder
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = bounded(timeout, Duration.ofMinutes(10), "timeout");
+            return this;
+        }
+
+        /**
+         * Sets how often a waiting approval or replay looks at its row even without a notification
+         * (default 1 second).
+         *
+         * @param pollInterval 1 millisecond to 1 minute
+         * @return this builder
+         */
+        public Builder pollInterval(Duration pollInterval) {
+            this.pollInterval = bounded(pollInterval, Duration.ofMinutes(1), "pollInterval");
+            return this;
+        }
+
+        /**
+         * Sets whether {@link #build()} applies the schema migrations the database lacks (default
+         * {@code false}: the schema must already be current, or building fails).
+         *
+         * @param migrate {@code true} to migrate
+         * @return this builder
+         */
+        public Builder migrate(boolean migrate) {
+            this.migrate = migrate;
+            return this;
+        }
+
+        /**
+         * Sets the name written into audit rows and approval decisions (default: the JVM's {@code pid@host}).
+         *
+         * @param instance a non-blank name
+         * @return this builder
+         */
+        public Builder instance(String instance) {
+            if (instance == null || instance.isBlank()) {
+                throw new IllegalArgumentException("The instance name must be non-blank");
+            }
+            this.instance = instance;
+            return this;
+        }
+
+        /** A pool the store opened itself and closes with it. */
+        Builder owned(AutoCloseable owned) {
+            this.owned = owned;
+            return this;
+        }
+
+        /**
+         * Migrates or checks the schema, then builds the store.
+         *
+         * @return the store
+         * @throws IllegalStateException                         if the schema is not the version this library
+         *                                                       needs and migrating was not asked for
+         * @throws dev.mero.core.PolicyStoreUnavailableException if the database did not answer in time
+         */
+        public PostgresPolicyStore build() {
+            PostgresPolicyStore store = new PostgresPolicyStore(this);
+            if (migrate) {
+                SchemaMigrations.migrate(store.sql);
+            } else {
+                SchemaMigrations.verify(store.sql);
+            }
+            return store;
+        }
+
+        private static Duration bounded(Duration value, Duration max, String name) {
+            Objects.requireNonNull(value, name);
+            if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(max) > 0) {
+                throw new IllegalArgumentException(name + " must be between 1 ms and " + max + ", was " + value);
+            }
+            return value;
+        }
+    }
+}

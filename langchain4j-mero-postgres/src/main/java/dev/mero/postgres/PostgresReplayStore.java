@@ -1,0 +1,103 @@
+package dev.mero.postgres;
+
+import dev.mero.core.replay.ReplayClaim;
+import dev.mero.core.replay.ReplayStore;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Replayed tool calls in the table {@code mero_replay}. Claiming is {@code INSERT ... ON CONFLICT DO
+ * NOTHING}: exactly one instance inserts an id and runs the call; every other caller waits (woken by
+ * {@code LISTEN/NOTIFY}, looking at least every poll interval) for the result the owner writes once.
+ *
+ * <p>At most once holds through failures: an owner whose instance stops before it completes leaves the id
+ * claimed without a result, and repeats fail with "already started" instead of running the call again.
+ * Thread-safe.
+ */
+final class PostgresReplayStore implements ReplayStore {
+
+    private final Sql sql;
+    private final Notifications notifications;
+    private final long pollNanos;
+
+    PostgresReplayStore(Sql sql, Notifications notifications, Duration pollInterval) {
+        this.sql = sql;
+        this.notifications = notifications;
+        this.pollNanos = pollInterval.toNanos();
+    }
+
+    @Override
+    public ReplayClaim claim(String scope, String callId, Duration wait) {
+        check(scope, callId);
+        Objects.requireNonNull(wait, "wait");
+        long deadline = System.nanoTime() + wait.toNanos();
+        boolean owner = sql.run("replay of " + callId, connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_replay (scope, call_id)"
+                    + " VALUES (?, ?) ON CONFLICT (scope, call_id) DO NOTHING")) {
+                statement.setString(1, scope);
+                statement.setString(2, callId);
+                return statement.executeUpdate() == 1;
+            }
+        });
+        if (owner) {
+            return ReplayClaim.owner();
+        }
+        String found;
+        try {
+            found = notifications.await(Notifications.REPLAY_COMPLETED, callId, deadline, pollNanos,
+                    () -> result(scope, callId).orElse(null));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ReplayStore.stillRunning(callId, wait);
+        }
+        if (found == null) {
+            throw ReplayStore.stillRunning(callId, wait);
+        }
+        return ReplayClaim.replay(found);
+    }
+
+    @Override
+    public void complete(String scope, String callId, String result) {
+        check(scope, callId);
+        Objects.requireNonNull(result, "result");
+        sql.run("replay of " + callId, connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_replay"
+                    + " SET result = ?, completed_at = clock_timestamp()"
+                    + " WHERE scope = ? AND call_id = ? AND result IS NULL")) {
+                statement.setString(1, result);
+                statement.setString(2, scope);
+                statement.setString(3, callId);
+                return statement.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresReplayStore";
+    }
+
+    private Optional<String> result(String scope, String callId) {
+        return sql.run("replay of " + callId, connection -> {
+            try (PreparedStatement statement = sql.prepare(connection,
+                    "SELECT result FROM mero_replay WHERE scope = ? AND call_id = ?")) {
+                statement.setString(1, scope);
+                statement.setString(2, callId);
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    private static void check(String scope, String callId) {
+        Objects.requireNonNull(scope, "scope");
+        if (callId == null || callId.isBlank()) {
+            throw new IllegalArgumentException("A replayed call needs a non-blank call id");
+        }
+    }
+}
