@@ -7,6 +7,7 @@ import dev.mero.core.command.CheckedCommand;
 import dev.mero.core.command.CommandPolicy;
 import dev.mero.core.command.CommandResult;
 import dev.mero.core.command.CommandRunner;
+import dev.mero.core.command.CommandSandbox;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimiter;
@@ -22,6 +23,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides every action an agent attempts: which paths it may touch, with which permissions, and which
@@ -47,6 +50,8 @@ import java.util.Set;
  * <p>Instances are immutable and thread-safe; one context can serve concurrent tool calls.
  */
 public final class SecurityContext {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(SecurityContext.class);
 
     private final String name;
     private final List<PathEntry> paths;
@@ -85,6 +90,11 @@ public final class SecurityContext {
         this.commandPolicy = builder.commands.build();
         this.commandRunner = builder.commandRunner != null ? builder.commandRunner
                 : defaultRunner(commandPolicy.searchPath());
+        if (!commandPolicy.sandbox().enabled()) {
+            builder.warnings.warn("Context {} runs its commands WITHOUT the bubblewrap sandbox (explicit opt-out): "
+                    + "only the command policy's checks stand between a command and the whole file system.",
+                    Messages.quote(name));
+        }
     }
 
     /** Git reads configuration and hooks that can run programs; a child gets none of them. */
@@ -432,6 +442,15 @@ public final class SecurityContext {
     }
 
     /**
+     * How this context's commands are isolated (see {@link CommandSandbox}).
+     *
+     * @return the sandbox settings
+     */
+    public CommandSandbox commandSandbox() {
+        return commandPolicy.sandbox();
+    }
+
+    /**
      * The runner {@link #runCommand(String, String)} uses. Unless one was configured, it passes only
      * {@link CommandRunner#DEFAULT_ENVIRONMENT} to the child, with {@code PATH} fixed to the context's command
      * search path, and switches off git's system/global configuration, hooks, fsmonitor, pager, editor and
@@ -497,6 +516,7 @@ public final class SecurityContext {
         private AuditLog auditLog;
         private final CommandPolicy.Builder commands = CommandPolicy.builder();
         private CommandRunner commandRunner;
+        private Logger warnings = LOGGER;
 
         private Builder() {
         }
@@ -621,6 +641,27 @@ public final class SecurityContext {
          */
         public Builder builtInArgumentGuards(boolean enabled) {
             commands.builtInGuards(enabled);
+            return this;
+        }
+
+        /**
+         * Sets how commands are isolated by the kernel (default {@link CommandSandbox#required()}: inside a
+         * bubblewrap sandbox that shows only this context's mounts, without network). Use
+         * {@code CommandSandbox.builder().network(true).build()} to let commands reach the network, and
+         * {@link CommandSandbox#disabled()} to opt out of the sandbox, which logs a warning when the context is
+         * built.
+         *
+         * @param sandbox the sandbox settings
+         * @return this builder
+         */
+        public Builder commandSandbox(CommandSandbox sandbox) {
+            commands.sandbox(sandbox);
+            return this;
+        }
+
+        /** Where the opt-out warning goes; tests pass a logger they can inspect. */
+        Builder warnings(Logger logger) {
+            this.warnings = Objects.requireNonNull(logger, "logger");
             return this;
         }
 

@@ -79,6 +79,7 @@ public final class CommandPolicy {
     private final boolean builtInGuards;
     private final List<ArgumentGuard> guards;
     private final List<ArgumentGuard> customGuards;
+    private final CommandSandbox sandbox;
 
     private CommandPolicy(Builder builder) {
         this.allowRules = List.copyOf(builder.allowRules);
@@ -92,6 +93,7 @@ public final class CommandPolicy {
         all.addAll(builder.guards);
         this.guards = List.copyOf(all);
         this.customGuards = List.copyOf(builder.guards);
+        this.sandbox = builder.sandbox;
     }
 
     /**
@@ -137,6 +139,15 @@ public final class CommandPolicy {
      */
     public List<ArgumentGuard> customGuards() {
         return customGuards;
+    }
+
+    /**
+     * How the context's commands are isolated (see {@link CommandSandbox}).
+     *
+     * @return the sandbox settings; {@link CommandSandbox#required()} unless configured
+     */
+    public CommandSandbox sandbox() {
+        return sandbox;
     }
 
     /**
@@ -221,7 +232,7 @@ public final class CommandPolicy {
         List<ResolvedPath> pathArguments =
                 new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
-                pathArguments);
+                pathArguments, sandbox, SandboxView.of(context.paths(), context.permissions()));
     }
 
     /** The most specific allow rule that matches, or {@code null}. */
@@ -402,7 +413,7 @@ public final class CommandPolicy {
     @Override
     public String toString() {
         return "CommandPolicy{allow=" + allowRules.size() + ", deny=" + denyRules.size() + ", searchPath="
-                + Messages.quote(locator.text()) + ", builtInGuards=" + builtInGuards + "}";
+                + Messages.quote(locator.text()) + ", builtInGuards=" + builtInGuards + ", sandbox=" + sandbox + "}";
     }
 
     /** Builds a {@link CommandPolicy}. Rules are validated as they are added. */
@@ -413,8 +424,20 @@ public final class CommandPolicy {
         private final List<ArgumentGuard> guards = new ArrayList<>();
         private ProgramLocator locator = ProgramLocator.of(ProgramLocator.DEFAULT_SEARCH_PATH);
         private boolean builtInGuards = true;
+        private CommandSandbox sandbox = CommandSandbox.required();
 
         private Builder() {
+        }
+
+        /**
+         * Sets how commands are isolated (default {@link CommandSandbox#required()}).
+         *
+         * @param sandbox the sandbox settings
+         * @return this builder
+         */
+        public Builder sandbox(CommandSandbox sandbox) {
+            this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
+            return this;
         }
 
         /**
