@@ -1,6 +1,5 @@
 package dev.mero.core.command;
 
-import dev.mero.core.OperationFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +49,28 @@ final class BubblewrapProbe {
     record Availability(boolean available, String problem) {
     }
 
+    /**
+     * Waits for the probe to end. An interrupt does not cut the probe short (its verdict is cached for the
+     * whole JVM); the flag is set again afterwards.
+     */
+    private static boolean awaitExit(Process process) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROBE_TIMEOUT_SECONDS);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return process.waitFor(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private static Availability probe(Path bubblewrap) {
         if (!Files.isRegularFile(bubblewrap) || !Files.isExecutable(bubblewrap)) {
             LOGGER.error("The command sandbox is unavailable: {} is not an executable file. Install the package "
@@ -69,20 +90,15 @@ final class BubblewrapProbe {
             process.getOutputStream().close();
             try (InputStream in = process.getInputStream()) {
                 output = new String(in.readNBytes(MAX_MESSAGE_BYTES), StandardCharsets.UTF_8).strip();
-                if (!process.waitFor(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    output = "no answer within " + PROBE_TIMEOUT_SECONDS + " s";
-                }
+            }
+            if (!awaitExit(process)) {
+                process.destroyForcibly();
+                output = "no answer within " + PROBE_TIMEOUT_SECONDS + " s";
             }
             exit = process.isAlive() ? -1 : process.exitValue();
         } catch (IOException e) {
             output = e.getMessage();
             exit = -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            // not cached as a verdict about the machine: the next call probes again
-            throw new OperationFailedException("The command sandbox could not be checked: the calling thread was "
-                    + "interrupted. Nothing was run.", e);
         }
         if (exit == 0) {
             return new Availability(true, "");
