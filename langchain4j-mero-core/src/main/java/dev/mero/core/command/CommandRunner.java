@@ -172,7 +172,7 @@ public final class CommandRunner {
         String directory = view.locate(workingDirectory.realPath()).orElseThrow(() -> new CommandDeniedException(
                 "Command " + Messages.quote(command.commandLine()) + " cannot run in "
                         + Messages.quote(workingDirectory.virtualPath()) + ": the command sandbox shows only "
-                        + "directories the context grants READ, WRITE or DELETE in. Run it in such a directory."));
+                        + "directories the context grants READ in. Run it in such a directory."));
         Bubblewrap.Program program = Bubblewrap.place(view, command.executable(), command.realExecutable(),
                 command.commandLine());
         return runSandboxed(command.sandbox(), view, directory, program, command.processCommand(), timeout,

@@ -22,9 +22,10 @@ import java.util.Objects;
  * A new mount, PID, IPC, UTS and network namespace (and a user namespace where the platform needs one); an
  * empty, read-only root holding only:
  * <ul>
- *   <li>each path entry at its mount point {@code /<slug>}: read-write where the entry grants WRITE or
- *       DELETE, read-only where it grants READ only, absent where it grants none of them; a nested entry that
- *       is denied READ is covered by an empty read-only directory, and a nested entry with other permissions
+ *   <li>each path entry at its mount point {@code /<slug>}: read-write where the entry grants READ and
+ *       WRITE or DELETE, read-only where it grants READ alone, absent where it does not grant READ (a program
+ *       cannot be given a directory to write without letting it read); a nested entry without READ is covered
+ *       by an empty read-only directory, and a nested entry with other permissions
  *       than its parent is mounted again at its place inside the parent;</li>
  *   <li>{@code /usr} read-only, {@code /bin}, {@code /lib}, {@code /lib64} and {@code /sbin} as on the host,
  *       and only the {@code /etc} files programs need to start ({@code ld.so.cache}, {@code passwd},

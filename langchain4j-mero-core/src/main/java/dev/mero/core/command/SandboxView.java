@@ -18,8 +18,9 @@ import java.util.Set;
  *
  * <p>An entry's effective permissions at its root are its allowed ones, capped by the context's ceiling,
  * minus what it or any entry containing it denies (the rules of {@link dev.mero.core.SecurityContext}). An
- * entry granting WRITE or DELETE is mounted read-write, one granting READ read-only, one granting neither not
- * at all, at {@code /<slug>}; at its place inside every mounted entry that contains it, it is mounted again
+ * entry granting READ and WRITE or DELETE is mounted read-write, one granting READ alone read-only, one
+ * without READ not at all (a program cannot be given a directory to write without letting it read), at
+ * {@code /<slug>}; at its place inside every mounted entry that contains it, it is mounted again
  * with its own mode, or masked when it is not mounted. Mounts come parents first, so a nested mount lands on
  * top of its parent's.
  *
@@ -147,10 +148,11 @@ final class SandboxView {
                 effective.removeAll(other.denied());
             }
         }
-        if (effective.contains(Permission.WRITE) || effective.contains(Permission.DELETE)) {
-            return Mode.READ_WRITE;
+        if (!effective.contains(Permission.READ)) {
+            return Mode.MASKED; // a program cannot be offered a write-only directory without letting it read
         }
-        return effective.contains(Permission.READ) ? Mode.READ_ONLY : Mode.MASKED;
+        return effective.contains(Permission.WRITE) || effective.contains(Permission.DELETE)
+                ? Mode.READ_WRITE : Mode.READ_ONLY;
     }
 
     /** Whether an entry that is not mounted lies between the container and the entry nested in it. */
