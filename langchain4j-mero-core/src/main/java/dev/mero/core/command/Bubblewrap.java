@@ -51,6 +51,12 @@ final class Bubblewrap {
      */
     static List<String> command(CommandSandbox settings, SandboxView view, Map<String, String> environment,
                                 String workingDirectory, Program program, List<String> arguments) {
+        for (String name : view.topLevelNames()) {
+            if (SYSTEM_NAMES.contains(name) && view.mounts().stream().anyMatch(m -> m.target().equals("/" + name))) {
+                throw new IllegalArgumentException("A mount at /" + name + " would hide a system directory of the "
+                        + "command sandbox");
+            }
+        }
         List<String> argv = new ArrayList<>();
         argv.add(settings.bubblewrap().toString());
         argv.add("--unshare-all");

@@ -229,10 +229,26 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        List<ResolvedPath> pathArguments =
-                new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
+        SandboxView view = SandboxView.of(context.paths(), context.permissions());
+        if (sandbox.enabled()) {
+            refuseSystemMountPoints(context, line, view);
+        }
+        List<ResolvedPath> pathArguments = new PathArguments(context, line, base,
+                ModifyingPrograms.pathPermissions(names, argv), sandbox.enabled() ? view : null).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
-                pathArguments, sandbox, SandboxView.of(context.paths(), context.permissions()));
+                pathArguments, sandbox, view);
+    }
+
+    /** A mount named like a system directory would hide what every program needs to start. */
+    private static void refuseSystemMountPoints(SecurityContext context, String line, SandboxView view) {
+        for (String name : view.topLevelNames()) {
+            if (Bubblewrap.SYSTEM_NAMES.contains(name)) {
+                throw new CommandDeniedException("Command " + Messages.quote(line) + " cannot run in context "
+                        + Messages.quote(context.name()) + ": its mount " + Messages.quote("/" + name) + " has the "
+                        + "name of a system directory that the command sandbox needs. No command can run until the "
+                        + "operator gives that PathEntry another slug.");
+            }
+        }
     }
 
     /** The most specific allow rule that matches, or {@code null}. */

@@ -139,6 +139,33 @@ final class SandboxView {
         return Optional.of(rest.toString().isEmpty() ? best.target() : best.target() + "/" + rest);
     }
 
+    /**
+     * The host path a program inside the sandbox opens for an absolute path: the source of the innermost
+     * mount holding it joined with the rest. Relative paths, and absolute ones outside every mount, come back
+     * unchanged (the sandbox does not show them at all, which the caller's check then finds out).
+     *
+     * @param sandboxPath a path as a program in the sandbox names it
+     * @return the host path it stands for
+     */
+    String hostPath(String sandboxPath) {
+        if (!sandboxPath.startsWith("/")) {
+            return sandboxPath;
+        }
+        Path path = Path.of(sandboxPath);
+        Mount best = null;
+        for (Mount mount : mounts) {
+            if (path.startsWith(mount.target())
+                    && (best == null || depth(mount.target()) > depth(best.target()))) {
+                best = mount;
+            }
+        }
+        if (best == null) {
+            return sandboxPath;
+        }
+        Path rest = Path.of(best.target()).relativize(path);
+        return rest.toString().isEmpty() ? best.source().toString() : best.source().resolve(rest).toString();
+    }
+
     private static Mode mode(PathEntry entry, List<PathEntry> entries, Set<Permission> ceiling) {
         EnumSet<Permission> effective = EnumSet.noneOf(Permission.class);
         effective.addAll(entry.allowed());
