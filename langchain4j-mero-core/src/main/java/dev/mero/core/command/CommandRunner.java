@@ -281,6 +281,7 @@ public final class CommandRunner {
                     + "root or unprivileged user namespaces), or opt out of the sandbox explicitly (policy file: "
                     + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).");
         }
+        refuseMovedMounts(view, commandLine);
         List<String> bwrap = Bubblewrap.command(sandbox, view, childEnvironment(), workingDirectory, program,
                 command.subList(1, command.size()));
         ProcessBuilder builder = new ProcessBuilder(bwrap)
@@ -289,6 +290,32 @@ public final class CommandRunner {
                 .redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().clear();
         return new CommandExecution(command, limit, outputLimitBytes, new SandboxTeardown()).run(builder);
+    }
+
+    /**
+     * {@code bwrap} follows symbolic links in a mount's source, so a mounted directory that was replaced by a
+     * link (say, by a command of another context that could write its parent) would show the link's target.
+     * Each source must still be the real directory the context was built with. The window between this check
+     * and {@code bwrap}'s mount remains; inside a sandbox a nested mount point cannot be renamed (it is busy).
+     */
+    private static void refuseMovedMounts(SandboxView view, String commandLine) {
+        for (SandboxView.Mount mount : view.mounts()) {
+            if (mount.mode() == SandboxView.Mode.MASKED) {
+                continue;
+            }
+            boolean unchanged;
+            try {
+                unchanged = Files.isDirectory(mount.source(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        && mount.source().toRealPath().equals(mount.source());
+            } catch (java.io.IOException e) {
+                unchanged = false;
+            }
+            if (!unchanged) {
+                throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not run: the "
+                        + "directory mounted at " + Messages.quote(mount.target()) + " is missing or was replaced "
+                        + "since the context was built. Nothing was run.");
+            }
+        }
     }
 
     /** Whether a directory can be mounted at its own path without hiding a system part of the sandbox. */

@@ -225,6 +225,21 @@ class SandboxAloneAttackTest {
     }
 
     @Test
+    void a_mounted_directory_replaced_by_a_link_is_never_mounted() throws IOException {
+        Path shared = Files.createDirectories(w.ws.resolve("shared"));
+        SecurityContext context = w.context().path(PathEntry.of(shared.toString(), "shared", Permission.READ)).build();
+        view = SandboxView.of(context.paths(), context.permissions());
+        Files.move(shared, w.ws.resolve("moved"));
+        Files.createSymbolicLink(shared, w.outside);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> attack(List.of("/usr/bin/cat", "/shared/key.txt"), "/ws"))
+                .isInstanceOf(dev.mero.core.CommandDeniedException.class)
+                .hasMessage("Command '/usr/bin/cat /shared/key.txt' was not run: the directory mounted at '/shared' "
+                        + "is missing or was replaced since the context was built. Nothing was run.");
+    }
+
+    @Test
     void without_network_only_loopback_exists() {
         CommandResult result = attack(List.of("/usr/bin/cat", "/proc/net/dev"), "/ws");
 
