@@ -257,6 +257,17 @@ class CommandRunnerTest {
     }
 
     @Test
+    void refuses_a_working_directory_that_would_hide_part_of_the_sandboxs_system() {
+        for (String directory : List.of("/", "/usr", "/tmp", "/etc", "/proc", "/dev")) {
+            assertThatThrownBy(() -> runner.run(List.of("/bin/true"), Path.of(directory)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Working directory '" + directory + "' cannot be mounted into the command sandbox: "
+                            + "it is the root or a system directory");
+        }
+        assertThat(runner.run(List.of("/bin/true"), dir).succeeded()).isTrue();
+    }
+
+    @Test
     void refuses_a_timeout_above_the_maximum_instead_of_shortening_it() {
         CommandRunner capped = CommandRunner.builder().maxTimeout(Duration.ofSeconds(60)).build();
 

@@ -249,6 +249,17 @@ class SandboxAloneAttackTest {
         assertThat(interfaces).containsExactly("lo");
     }
 
+    @Test
+    void with_network_allowed_the_hosts_interfaces_are_shared() throws IOException {
+        long hostInterfaces = Files.readAllLines(Path.of("/proc/net/dev")).size() - 2;
+
+        CommandResult result = runner.runInSandbox(CommandSandbox.builder().network(true).build(), view, "/ws",
+                List.of("/usr/bin/cat", "/proc/net/dev"), Duration.ofSeconds(60));
+
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.stdout().lines().count() - 2).isEqualTo(hostInterfaces);
+    }
+
     private CommandResult attack(List<String> argv, String workingDirectory) {
         return runner.runInSandbox(CommandSandbox.required(), view, workingDirectory, argv, Duration.ofSeconds(60));
     }
