@@ -413,9 +413,10 @@ public final class SecurityContext {
     }
 
     /**
-     * Guards and runs a command with the context's {@link #commandRunner() runner} and its default timeout.
-     * A non-zero exit is an ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a
-     * denial.
+     * Guards and runs a command with the context's {@link #commandRunner() runner} and its default timeout,
+     * inside the {@link #commandSandbox() sandbox} unless the context opted out. A non-zero exit is an
+     * ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a denial; a sandbox that is
+     * required but not available on this machine is a {@link CommandDeniedException} saying what to install.
      *
      * @param commandLine      the command line as the agent wrote it
      * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE

@@ -150,6 +150,19 @@ class CommandSandboxModesTest {
     }
 
     @Test
+    void a_working_directory_the_sandbox_does_not_show_is_refused_before_anything_runs() {
+        SecurityContext context = SecurityContext.builder().name("worker_1")
+                .path(PathEntry.of(ws.toString(), "ws", Permission.EXECUTE))
+                .allowCommand("pwd")
+                .build();
+
+        assertThatThrownBy(() -> context.runCommand("pwd", "/ws"))
+                .isInstanceOf(CommandDeniedException.class)
+                .hasMessage("Command 'pwd' cannot run in '/ws': the command sandbox shows only directories the "
+                        + "context grants READ in. Run it in such a directory.");
+    }
+
+    @Test
     void the_bubblewrap_path_must_be_absolute() {
         assertThatThrownBy(() -> CommandSandbox.builder().bubblewrap(Path.of("bwrap")))
                 .isInstanceOf(IllegalArgumentException.class)
