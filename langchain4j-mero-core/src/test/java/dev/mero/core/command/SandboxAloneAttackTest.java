@@ -225,6 +225,47 @@ class SandboxAloneAttackTest {
     }
 
     @Test
+    void a_directory_swapped_for_a_link_while_programs_run_never_leads_out() throws Exception {
+        Path race = w.ws.resolve("race");
+        Path real = Files.createDirectories(w.ws.resolve("real"));
+        Files.writeString(real.resolve("key.txt"), "harmless");
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread swapper = new Thread(() -> {
+            List<Path> targets = List.of(real, w.outside, Path.of("../outside"));
+            for (int i = 0; !stop.get(); i++) {
+                try {
+                    Files.deleteIfExists(race);
+                    Files.createSymbolicLink(race, targets.get(i % targets.size()));
+                } catch (IOException e) {
+                    // the other side of the race; keep swapping
+                }
+            }
+        }, "swapper");
+        swapper.start();
+        List<CommandResult> results = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                results.add(attack(List.of("/usr/bin/cat", "/ws/race/key.txt", "race/key.txt"), "/ws"));
+                results.add(attack(List.of("/usr/bin/cp", "-rL", "/ws/race", "/ws/copy" + i), "/ws"));
+            }
+        } finally {
+            stop.set(true);
+            swapper.join();
+        }
+
+        for (CommandResult result : results) {
+            assertContained(result);
+        }
+        try (Stream<Path> copies = Files.walk(w.ws)) {
+            for (Path file : (Iterable<Path>) copies::iterator) {
+                if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    assertThat(Files.readString(file)).doesNotContain(secret);
+                }
+            }
+        }
+    }
+
+    @Test
     void a_mounted_directory_replaced_by_a_link_is_never_mounted() throws IOException {
         Path shared = Files.createDirectories(w.ws.resolve("shared"));
         SecurityContext context = w.context().path(PathEntry.of(shared.toString(), "shared", Permission.READ)).build();
