@@ -65,11 +65,11 @@ class CommandSandboxModesTest {
 
         assertThatThrownBy(() -> context.runCommand("touch made.txt", "/ws"))
                 .isInstanceOf(CommandDeniedException.class)
-                .hasMessage("Command 'touch made.txt' was not run: commands run only inside the bubblewrap sandbox, "
-                        + "and bubblewrap ('bwrap') is not installed on this machine. Install the Debian package "
-                        + "'bubblewrap' (apt-get install bubblewrap; it needs Linux with root or unprivileged user "
-                        + "namespaces), or opt out of the sandbox explicitly (policy file: commands.sandbox.enabled: "
-                        + "false; code: CommandSandbox.disabled()).")
+                .hasMessageStartingWith("Command 'touch made.txt' was not run")
+                .hasMessageContaining("bubblewrap ('bwrap') is not installed")
+                .hasMessageContaining("apt-get install bubblewrap")
+                .hasMessageContaining("commands.sandbox.enabled: false")
+                .hasMessageContaining("CommandSandbox.disabled()")
                 .hasMessageNotContaining(tmp.toString());
         assertThat(ws.resolve("made.txt")).doesNotExist();
     }
@@ -85,8 +85,10 @@ class CommandSandboxModesTest {
 
         assertThatThrownBy(() -> context.runCommand("touch made.txt", "/ws"))
                 .isInstanceOf(CommandDeniedException.class)
-                .hasMessageContaining("was not run: commands run only inside the bubblewrap sandbox, and bubblewrap "
-                        + "('bwrap') is installed but cannot create its namespaces on this machine. Install")
+                .hasMessageContaining("was not run")
+                .hasMessageContaining("cannot create its namespaces")
+                .hasMessageContaining("apt-get install bubblewrap")
+                .hasMessageContaining("CommandSandbox.disabled()")
                 .hasMessageNotContaining(tmp.toString());
         assertThat(ws.resolve("made.txt")).doesNotExist();
     }
@@ -101,9 +103,8 @@ class CommandSandboxModesTest {
 
         assertThat(first.stdout()).isEqualTo(ws + "\n"); // no sandbox: the host directory
         assertThat(ws.resolve("made.txt")).exists();
-        verify(warnings, times(1)).warn(anyString(), eq("'worker_1'"));
-        verify(warnings).warn("Context {} runs its commands WITHOUT the bubblewrap sandbox (explicit opt-out): only "
-                + "the command policy's checks stand between a command and the whole file system.", "'worker_1'");
+        verify(warnings, times(1)).warn(org.mockito.ArgumentMatchers.contains("WITHOUT the bubblewrap sandbox"),
+                eq("'worker_1'"));
     }
 
     @Test
@@ -158,15 +159,15 @@ class CommandSandboxModesTest {
 
         assertThatThrownBy(() -> context.runCommand("pwd", "/ws"))
                 .isInstanceOf(CommandDeniedException.class)
-                .hasMessage("Command 'pwd' cannot run in '/ws': the command sandbox shows only directories the "
-                        + "context grants READ in. Run it in such a directory.");
+                .hasMessageStartingWith("Command 'pwd' cannot run in '/ws'")
+                .hasMessageContaining("grants READ");
     }
 
     @Test
     void the_bubblewrap_path_must_be_absolute() {
         assertThatThrownBy(() -> CommandSandbox.builder().bubblewrap(Path.of("bwrap")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The bubblewrap executable 'bwrap' must be an absolute path, such as '/usr/bin/bwrap'");
+                .hasMessageContaining("'bwrap' must be an absolute path");
     }
 
     private Path write(String name, String text) throws IOException {

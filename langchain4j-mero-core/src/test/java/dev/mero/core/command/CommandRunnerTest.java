@@ -261,8 +261,7 @@ class CommandRunnerTest {
         for (String directory : List.of("/", "/usr", "/tmp", "/etc", "/proc", "/dev")) {
             assertThatThrownBy(() -> runner.run(List.of("/bin/true"), Path.of(directory)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("Working directory '" + directory + "' cannot be mounted into the command sandbox: "
-                            + "it is the root or a system directory");
+                    .hasMessageContaining("'" + directory + "' cannot be mounted into the command sandbox");
         }
         assertThat(runner.run(List.of("/bin/true"), dir).succeeded()).isTrue();
     }

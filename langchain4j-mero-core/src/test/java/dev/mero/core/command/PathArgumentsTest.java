@@ -130,9 +130,9 @@ class PathArgumentsTest {
 
         assertThatThrownBy(() -> shadowing.checkCommand("cat notes.txt"))
                 .isInstanceOf(CommandDeniedException.class)
-                .hasMessage("Command 'cat notes.txt' cannot run in context 'worker_1': its mount '/etc' has the name "
-                        + "of a system directory that the command sandbox needs. No command can run until the "
-                        + "operator gives that PathEntry another slug.");
+                .hasMessageStartingWith("Command 'cat notes.txt' cannot run in context 'worker_1'")
+                .hasMessageContaining("its mount '/etc'")
+                .hasMessageContaining("another slug");
     }
 
     @ParameterizedTest

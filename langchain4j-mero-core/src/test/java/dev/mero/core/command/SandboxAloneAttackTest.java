@@ -276,8 +276,8 @@ class SandboxAloneAttackTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                         () -> attack(List.of("/usr/bin/cat", "/shared/key.txt"), "/ws"))
                 .isInstanceOf(dev.mero.core.CommandDeniedException.class)
-                .hasMessage("Command '/usr/bin/cat /shared/key.txt' was not run: the directory mounted at '/shared' "
-                        + "is missing or was replaced since the context was built. Nothing was run.");
+                .hasMessageContaining("'/shared' is missing or was replaced")
+                .hasMessageNotContaining(w.root.toString());
     }
 
     @Test
