@@ -60,8 +60,14 @@ import java.util.Set;
  *   <li>every argument that names a path must name one inside an entry that grants READ, resolved as the
  *       program will resolve it (see {@link PathArguments}): {@code cat /etc/passwd} stays denied with
  *       {@code cat} allowed. Relative paths resolve against the working directory, or, without one, against
- *       the context's first (default) entry like the file tools' paths.</li>
+ *       the context's first (default) entry like the file tools' paths. Inside the sandbox an absolute
+ *       argument names what the sandbox shows there ({@code /ws/notes.txt}); without it, a host path.</li>
  * </ol>
+ *
+ * <p>A checked command carries the context's mounts and {@link #sandbox() sandbox settings}; the runner starts
+ * it inside that sandbox, which enforces with the kernel what these checks explain. With the sandbox
+ * required, a context that mounts an entry under the name of a system directory ({@code /usr}, {@code /etc},
+ * {@code /tmp}, ...) can run no command.
  *
  * <p>Refusals are {@link CommandDeniedException}s whose message starts with {@code Command '...'} and says
  * what to do instead (a path argument included); the seed's two messages are used word for word for deny and
