@@ -282,7 +282,7 @@ public final class CommandRunner {
                     + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).");
         }
         refuseMovedMounts(view, commandLine);
-        List<String> bwrap = Bubblewrap.command(sandbox, view, childEnvironment(), workingDirectory, program,
+        List<String> bwrap = Bubblewrap.command(sandbox, view, sandboxEnvironment(), workingDirectory, program,
                 command.subList(1, command.size()));
         ProcessBuilder builder = new ProcessBuilder(bwrap)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
@@ -411,6 +411,19 @@ public final class CommandRunner {
             }
         }
         environment.putAll(fixedEnvironment);
+        return environment;
+    }
+
+    /**
+     * The environment inside the sandbox: {@link #childEnvironment()}, except that {@code HOME}, unless fixed
+     * by the operator, is the sandbox's private {@code /tmp}: the JVM's home directory is a host path that the
+     * sandbox does not show.
+     */
+    private Map<String, String> sandboxEnvironment() {
+        Map<String, String> environment = childEnvironment();
+        if (!fixedEnvironment.containsKey("HOME")) {
+            environment.put("HOME", "/tmp");
+        }
         return environment;
     }
 

@@ -39,6 +39,9 @@ import java.util.Objects;
  * holding an absolute host path does not resolve inside the sandbox, even when its target is mounted; a
  * relative link within one mount does.
  *
+ * <p>{@code HOME} is the private {@code /tmp} unless the runner fixes it: the JVM's home directory is a host
+ * path the sandbox does not show.
+ *
  * <p>The command runs as PID 1 of its namespace, so when it exits or its timeout kills it, the kernel ends
  * every process it left behind; nothing has to be searched for. Without network, only the loopback interface
  * exists.

@@ -115,8 +115,9 @@ class CommandRunnerTest {
         Set<String> expected = new HashSet<>(CommandRunner.DEFAULT_ENVIRONMENT);
         expected.retainAll(System.getenv().keySet());
         expected.add("PWD"); // bubblewrap's --chdir sets it to the sandbox's working directory
+        expected.add("HOME"); // the sandbox's private /tmp: the JVM's home is a host path it does not show
         assertThat(names).isEqualTo(expected);
-        assertThat(result.stdout()).contains("PWD=" + dir + "\n");
+        assertThat(result.stdout()).contains("PWD=" + dir + "\n").contains("HOME=/tmp\n");
         for (String jvmVariable : System.getenv().keySet()) {
             if (!CommandRunner.DEFAULT_ENVIRONMENT.contains(jvmVariable) && !jvmVariable.equals("PWD")) {
                 assertThat(names).doesNotContain(jvmVariable);
