@@ -73,15 +73,18 @@ final class Bubblewrap {
             }
         }
         argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"));
-        for (SandboxView.Mount mount : view.mounts()) {
+        List<SandboxView.Mount> mounts = new ArrayList<>(view.mounts());
+        for (Path directory : program.directories()) {
+            mounts.add(new SandboxView.Mount(directory, directory.toString(), SandboxView.Mode.READ_ONLY));
+        }
+        // parents first, so that no mount hides one nested in it
+        mounts.sort(java.util.Comparator.comparingInt(mount -> Path.of(mount.target()).getNameCount()));
+        for (SandboxView.Mount mount : mounts) {
             switch (mount.mode()) {
                 case READ_WRITE -> argv.addAll(List.of("--bind", mount.source().toString(), mount.target()));
                 case READ_ONLY -> argv.addAll(List.of("--ro-bind", mount.source().toString(), mount.target()));
                 case MASKED -> argv.addAll(List.of("--tmpfs", mount.target(), "--remount-ro", mount.target()));
             }
-        }
-        for (Path directory : program.directories()) {
-            argv.addAll(List.of("--ro-bind", directory.toString(), directory.toString()));
         }
         argv.addAll(List.of("--remount-ro", "/", "--chdir", workingDirectory, "--", program.path()));
         argv.addAll(arguments);
@@ -115,7 +118,8 @@ final class Bubblewrap {
      * @param real        the file it resolves to
      * @param commandLine the command line, for the refusal
      * @return the placement
-     * @throws CommandDeniedException if the program's directory would land inside a mount of the view
+     * @throws CommandDeniedException if the program's directory would land inside a mount of the view or in
+     *                                a system directory the sandbox provides itself
      */
     static Program place(SandboxView view, Path executable, Path real, String commandLine) {
         var located = view.locate(executable);
@@ -128,8 +132,8 @@ final class Bubblewrap {
             if (isSystem(file) || view.locate(file).isPresent() || directories.contains(directory)) {
                 continue;
             }
-            if (view.topLevelNames().contains(directory.getName(0).toString())
-                    || SYSTEM_NAMES.contains(directory.getName(0).toString()) && !directory.startsWith("/tmp")) {
+            boolean insideMount = view.mounts().stream().anyMatch(mount -> directory.startsWith(mount.target()));
+            if (insideMount || SYSTEM_NAMES.contains(directory.getName(0).toString()) && !directory.startsWith("/tmp")) {
                 throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " cannot run: its "
                         + "program is not visible inside the command sandbox. Install it on the command search "
                         + "path under /usr, or in a directory the sandbox can show.");

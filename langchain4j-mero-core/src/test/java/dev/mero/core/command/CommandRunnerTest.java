@@ -258,6 +258,17 @@ class CommandRunnerTest {
     }
 
     @Test
+    void a_program_in_a_parent_of_the_working_directory_does_not_hide_the_working_directory() throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("sub"));
+        Path script = Processes.script(dir, "write.sh", "echo written > out.txt && cat out.txt\n");
+
+        CommandResult result = runner.run(List.of(script.toString()), sub);
+
+        assertThat(result.stdout()).as(result.toModelText()).isEqualTo("written\n");
+        assertThat(sub.resolve("out.txt")).hasContent("written\n");
+    }
+
+    @Test
     void refuses_a_working_directory_that_would_hide_part_of_the_sandboxs_system() {
         for (String directory : List.of("/", "/usr", "/tmp", "/etc", "/proc", "/dev")) {
             assertThatThrownBy(() -> runner.run(List.of("/bin/true"), Path.of(directory)))
