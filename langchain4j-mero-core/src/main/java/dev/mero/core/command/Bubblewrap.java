@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,9 +52,10 @@ final class Bubblewrap {
      */
     static List<String> command(CommandSandbox settings, SandboxView view, Map<String, String> environment,
                                 String workingDirectory, Program program, List<String> arguments) {
-        for (String name : view.topLevelNames()) {
-            if (SYSTEM_NAMES.contains(name) && view.mounts().stream().anyMatch(m -> m.target().equals("/" + name))) {
-                throw new IllegalArgumentException("A mount at /" + name + " would hide a system directory of the "
+        for (SandboxView.Mount mount : view.mounts()) {
+            Path target = Path.of(mount.target());
+            if (target.getNameCount() == 1 && SYSTEM_NAMES.contains(target.getName(0).toString())) {
+                throw new IllegalArgumentException("A mount at " + target + " would hide a system directory of the "
                         + "command sandbox");
             }
         }
@@ -78,7 +80,7 @@ final class Bubblewrap {
             mounts.add(new SandboxView.Mount(directory, directory.toString(), SandboxView.Mode.READ_ONLY));
         }
         // parents first, so that no mount hides one nested in it
-        mounts.sort(java.util.Comparator.comparingInt(mount -> Path.of(mount.target()).getNameCount()));
+        mounts.sort(Comparator.comparingInt(mount -> Path.of(mount.target()).getNameCount()));
         for (SandboxView.Mount mount : mounts) {
             switch (mount.mode()) {
                 case READ_WRITE -> argv.addAll(List.of("--bind", mount.source().toString(), mount.target()));
