@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the bubblewrap sandbox costs per command: {@code runCommand("true")} in the sandbox, against a plain
- * {@link ProcessBuilder} running the same {@code bwrap} command line (the sandbox's own cost, without the
- * library), against {@code runCommand("true")} after the opt-out (checks, environment, {@code /proc} scan
+ * {@link ProcessBuilder} running the same {@code bwrap} command line (same options and mounts; only the
+ * runner's dozen environment variables are left out): the sandbox's own cost, without the library, against {@code runCommand("true")} after the opt-out (checks, environment, {@code /proc} scan
  * for left-over processes) and a plain {@code ProcessBuilder} of {@code /usr/bin/true} (the raw operation).
  *
  * <p>Run: {@code java -jar langchain4j-mero-benchmarks/target/benchmarks.jar Sandbox}
