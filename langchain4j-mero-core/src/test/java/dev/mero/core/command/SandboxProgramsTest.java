@@ -1,5 +1,7 @@
 package dev.mero.core.command;
 
+import dev.mero.core.PathEntry;
+import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,6 +89,21 @@ class SandboxProgramsTest {
 
         assertThat(result.succeeded()).as(result.toModelText()).isTrue();
         assertThat(result.stderr()).containsPattern("(openjdk|java) version");
+    }
+
+    @Test
+    void a_program_inside_a_read_only_mount_runs_at_its_virtual_path() throws IOException {
+        Path bin = Files.createDirectories(tmp.resolve("tools/bin"));
+        Processes.script(bin, "where", "echo \"$0 in $(pwd)\"\n");
+        SecurityContext withTools = w.context()
+                .path(PathEntry.of(tmp.resolve("tools").toString(), "tools", Permission.READ))
+                .commandSearchPath(bin.toRealPath() + ":/usr/bin:/bin")
+                .allowCommand("where")
+                .build();
+
+        CommandResult result = withTools.runCommand("where", "/ws/sub");
+
+        assertThat(result.stdout()).as(result.toModelText()).isEqualTo("/tools/bin/where in /ws/sub\n");
     }
 
     private String run(String commandLine, String workingDirectory) {
