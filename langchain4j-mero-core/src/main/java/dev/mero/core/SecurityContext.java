@@ -397,9 +397,9 @@ public final class SecurityContext {
     /**
      * Guards a command: the one call a tool makes before it runs one. The same steps as
      * {@link #guard(Operation, String)}, for {@link Operation#COMMAND_EXECUTE}: scope, rate limit,
-     * {@link #checkCommand(String, String)} (every policy rule, EXECUTE on the working directory), approval
-     * when the context or the working directory's entries require it for EXECUTE, a full re-check after
-     * approval, and an audit event.
+     * {@link #checkCommand(String, String)} (every policy rule, EXECUTE on the working directory), the
+     * sandbox's {@link CommandSandbox#requireAvailable(String) availability}, approval when the context or the
+     * working directory's entries require it for EXECUTE, a full re-check after approval, and an audit event.
      *
      * @param commandLine      the command line as the agent wrote it
      * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
@@ -408,8 +408,15 @@ public final class SecurityContext {
      */
     public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
         String subject = commandLine == null ? "" : commandLine;
-        return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> checkCommand(commandLine, workingDirectory),
+        return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
                 ActionGuard.commands(this, workingDirectory));
+    }
+
+    /** A checked command that can also run here: its sandbox, when required, works on this machine. */
+    private CheckedCommand runnableCommand(String commandLine, String workingDirectory) {
+        CheckedCommand checked = checkCommand(commandLine, workingDirectory);
+        checked.sandbox().requireAvailable(checked.commandLine());
+        return checked;
     }
 
     /**

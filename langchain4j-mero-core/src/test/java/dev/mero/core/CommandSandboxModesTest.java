@@ -75,6 +75,48 @@ class CommandSandboxModesTest {
     }
 
     @Test
+    void a_command_that_cannot_run_is_denied_before_approval_is_asked_and_audited_as_denied() {
+        List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<dev.mero.core.audit.AuditEvent> audited = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SecurityContext context = context()
+                .commandSandbox(CommandSandbox.builder().bubblewrap(tmp.resolve("missing/bwrap")).build())
+                .requireApproval(Permission.EXECUTE)
+                .approval(request -> {
+                    asked.add(request.toString());
+                    return dev.mero.core.approval.ApprovalDecision.APPROVED;
+                })
+                .auditLog(dev.mero.core.audit.AuditLog.builder().sink(audited::add).build())
+                .build();
+
+        assertThatThrownBy(() -> context.guardCommand("touch made.txt", "/ws"))
+                .isInstanceOf(CommandDeniedException.class)
+                .hasMessageContaining("not installed");
+
+        assertThat(asked).isEmpty();
+        assertThat(audited).extracting(dev.mero.core.audit.AuditEvent::type)
+                .containsExactly(dev.mero.core.audit.AuditEventType.DENIED);
+        assertThat(context.commandSandbox().available()).isFalse();
+        assertThat(CommandSandbox.disabled().available()).isTrue();
+        assertThat(CommandSandbox.required().available()).isTrue();
+    }
+
+    @Test
+    void the_probe_runs_once_per_bwrap_executable() throws IOException {
+        Path count = tmp.resolve("count");
+        Path broken = Files.writeString(tmp.resolve("counting-bwrap"),
+                "#!/bin/sh\necho probe >> " + count + "\nexit 1\n");
+        Files.setPosixFilePermissions(broken, PosixFilePermissions.fromString("rwx------"));
+        SecurityContext context = context().commandSandbox(CommandSandbox.builder().bubblewrap(broken).build())
+                .build();
+
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> context.runCommand("pwd", "/ws")).isInstanceOf(CommandDeniedException.class);
+        }
+
+        assertThat(Files.readAllLines(count)).containsExactly("probe");
+    }
+
+    @Test
     void a_bwrap_that_cannot_create_its_namespaces_refuses_the_same_way() throws IOException {
         Path broken = Files.writeString(tmp.resolve("bwrap"),
                 "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n");

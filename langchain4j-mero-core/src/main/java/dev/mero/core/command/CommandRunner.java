@@ -273,14 +273,7 @@ public final class CommandRunner {
         List<String> command = checkedArgv(argv);
         Duration limit = checkedTimeout(timeout);
         ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)));
-        BubblewrapProbe.Availability availability = BubblewrapProbe.check(sandbox.bubblewrap());
-        if (!availability.available()) {
-            throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not "
-                    + "run: commands run only inside the bubblewrap sandbox, and " + availability.problem() + ". "
-                    + "Install the Debian package 'bubblewrap' (apt-get install bubblewrap; it needs Linux with "
-                    + "root or unprivileged user namespaces), or opt out of the sandbox explicitly (policy file: "
-                    + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).");
-        }
+        sandbox.requireAvailable(commandLine);
         refuseMovedMounts(view, commandLine);
         List<String> bwrap = Bubblewrap.command(sandbox, view, sandboxEnvironment(), workingDirectory, program,
                 command.subList(1, command.size()));

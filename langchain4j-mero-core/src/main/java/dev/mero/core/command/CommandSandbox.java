@@ -1,5 +1,6 @@
 package dev.mero.core.command;
 
+import dev.mero.core.CommandDeniedException;
 import dev.mero.core.Messages;
 
 import java.nio.file.Path;
@@ -126,6 +127,40 @@ public final class CommandSandbox {
      */
     public Path bubblewrap() {
         return bubblewrap;
+    }
+
+    /**
+     * Whether commands can run with these settings on this machine: always after the opt-out; with the
+     * sandbox, whether {@code bwrap} works here (probed once per JVM and executable, then cached). An
+     * application can call this at start-up to fail early.
+     *
+     * @return {@code true} if commands can run
+     */
+    public boolean available() {
+        return !enabled || BubblewrapProbe.check(bubblewrap).available();
+    }
+
+    /**
+     * Refuses a command that cannot run because the sandbox it requires does not work on this machine, with a
+     * message for the model that says what to install and how to opt out. Guarding a command calls this, so
+     * such a command is denied (and audited as denied) before anyone is asked to approve it.
+     *
+     * @param commandLine the command line, for the message
+     * @throws CommandDeniedException if the sandbox is required and {@code bwrap} is missing or cannot create
+     *                                its namespaces
+     */
+    public void requireAvailable(String commandLine) {
+        if (!enabled) {
+            return;
+        }
+        BubblewrapProbe.Availability availability = BubblewrapProbe.check(bubblewrap);
+        if (!availability.available()) {
+            throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not run: commands "
+                    + "run only inside the bubblewrap sandbox, and " + availability.problem() + ". Install the "
+                    + "Debian package 'bubblewrap' (apt-get install bubblewrap; it needs Linux with root or "
+                    + "unprivileged user namespaces), or opt out of the sandbox explicitly (policy file: "
+                    + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).");
+        }
     }
 
     @Override
