@@ -202,7 +202,8 @@ public final class CommandSandbox {
         }
 
         /**
-         * Lets sandboxed commands use the host's network (default: no network).
+         * Lets sandboxed commands use the host's network, its loopback services included (default: no network,
+         * only a loopback interface of the sandbox's own).
          *
          * @param allowed whether the network is shared
          * @return this builder
