@@ -85,6 +85,8 @@ class SandboxProgramsTest {
 
     @Test
     void java_starts() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/java")),
+                "the JDK is installed under /usr (a Debian package), as on the CI machine");
         CommandResult result = context.runCommand("java -version", "/ws");
 
         assertThat(result.succeeded()).as(result.toModelText()).isTrue();
