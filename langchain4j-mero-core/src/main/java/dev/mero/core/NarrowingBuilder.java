@@ -296,7 +296,8 @@ public final class NarrowingBuilder {
 
     private void narrowCommands(SecurityContext.Builder child) {
         var policy = parent.commandPolicy();
-        child.commandSearchPath(policy.searchPath()).builtInArgumentGuards(policy.builtInGuards());
+        child.commandSearchPath(policy.searchPath()).builtInArgumentGuards(policy.builtInGuards())
+                .commandSandbox(policy.sandbox());
         for (ArgumentGuard guard : policy.customGuards()) {
             child.argumentGuard(guard);
         }

@@ -7,6 +7,7 @@ import dev.mero.core.command.CheckedCommand;
 import dev.mero.core.command.CommandPolicy;
 import dev.mero.core.command.CommandResult;
 import dev.mero.core.command.CommandRunner;
+import dev.mero.core.command.CommandSandbox;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimitStore;
@@ -25,6 +26,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides every action an agent attempts: which paths it may touch, with which permissions, and which
@@ -50,6 +53,8 @@ import java.util.function.Function;
  * <p>Instances are immutable and thread-safe; one context can serve concurrent tool calls.
  */
 public final class SecurityContext {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(SecurityContext.class);
 
     private final String name;
     private final List<PathEntry> paths;
@@ -92,6 +97,11 @@ public final class SecurityContext {
         this.commandPolicy = builder.commands.build();
         this.commandRunner = builder.commandRunner != null ? builder.commandRunner
                 : defaultRunner(commandPolicy.searchPath());
+        if (!commandPolicy.sandbox().enabled()) {
+            builder.warnings.warn("Context {} runs its commands WITHOUT the bubblewrap sandbox (explicit opt-out): "
+                    + "only the command policy's checks stand between a command and the whole file system.",
+                    Messages.quote(name));
+        }
     }
 
     /** Git reads configuration and hooks that can run programs; a child gets none of them. */
@@ -509,9 +519,9 @@ public final class SecurityContext {
     /**
      * Guards a command: the one call a tool makes before it runs one. The same steps as
      * {@link #guard(Operation, String)}, for {@link Operation#COMMAND_EXECUTE}: scope, rate limit,
-     * {@link #checkCommand(String, String)} (every policy rule, EXECUTE on the working directory), approval
-     * when the context or the working directory's entries require it for EXECUTE, a full re-check after
-     * approval, and an audit event.
+     * {@link #checkCommand(String, String)} (every policy rule, EXECUTE on the working directory), the
+     * sandbox's {@link CommandSandbox#requireAvailable(String) availability}, approval when the context or the
+     * working directory's entries require it for EXECUTE, a full re-check after approval, and an audit event.
      *
      * @param commandLine      the command line as the agent wrote it
      * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
@@ -520,7 +530,7 @@ public final class SecurityContext {
      */
     public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
         String subject = commandLine == null ? "" : commandLine;
-        return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> checkCommand(commandLine, workingDirectory),
+        return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
                 ActionGuard.commands(this, subject, workingDirectory));
     }
 
@@ -528,14 +538,22 @@ public final class SecurityContext {
     private CommandResult runGuarded(String commandLine, String workingDirectory,
                                      Function<CheckedCommand, CommandResult> run) {
         String subject = commandLine == null ? "" : commandLine;
-        return guard.run(Operation.COMMAND_EXECUTE, subject, () -> checkCommand(commandLine, workingDirectory),
+        return guard.run(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
                 ActionGuard.commands(this, subject, workingDirectory), run, CommandResult::succeeded);
     }
 
+    /** A checked command that can also run here: its sandbox, when required, works on this machine. */
+    private CheckedCommand runnableCommand(String commandLine, String workingDirectory) {
+        CheckedCommand checked = checkCommand(commandLine, workingDirectory);
+        checked.sandbox().requireAvailable(checked.commandLine());
+        return checked;
+    }
+
     /**
-     * Guards and runs a command with the context's {@link #commandRunner() runner} and its default timeout.
-     * A non-zero exit is an ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a
-     * denial.
+     * Guards and runs a command with the context's {@link #commandRunner() runner} and its default timeout,
+     * inside the {@link #commandSandbox() sandbox} unless the context opted out. A non-zero exit is an
+     * ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a denial; a sandbox that is
+     * required but not available on this machine is a {@link CommandDeniedException} saying what to install.
      *
      * @param commandLine      the command line as the agent wrote it
      * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
@@ -559,6 +577,15 @@ public final class SecurityContext {
     public CommandResult runCommand(String commandLine, String workingDirectory, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         return runGuarded(commandLine, workingDirectory, command -> commandRunner.run(command, timeout));
+    }
+
+    /**
+     * How this context's commands are isolated (see {@link CommandSandbox}).
+     *
+     * @return the sandbox settings
+     */
+    public CommandSandbox commandSandbox() {
+        return commandPolicy.sandbox();
     }
 
     /**
@@ -634,6 +661,7 @@ public final class SecurityContext {
         private AuditLog auditLog;
         private final CommandPolicy.Builder commands = CommandPolicy.builder();
         private CommandRunner commandRunner;
+        private Logger warnings = LOGGER;
 
         private Builder() {
         }
@@ -758,6 +786,27 @@ public final class SecurityContext {
          */
         public Builder builtInArgumentGuards(boolean enabled) {
             commands.builtInGuards(enabled);
+            return this;
+        }
+
+        /**
+         * Sets how commands are isolated by the kernel (default {@link CommandSandbox#required()}: inside a
+         * bubblewrap sandbox that shows only this context's mounts, without network). Use
+         * {@code CommandSandbox.builder().network(true).build()} to let commands reach the network, and
+         * {@link CommandSandbox#disabled()} to opt out of the sandbox, which logs a warning when the context is
+         * built.
+         *
+         * @param sandbox the sandbox settings
+         * @return this builder
+         */
+        public Builder commandSandbox(CommandSandbox sandbox) {
+            commands.sandbox(sandbox);
+            return this;
+        }
+
+        /** Where the opt-out warning goes; tests pass a logger they can inspect. */
+        Builder warnings(Logger logger) {
+            this.warnings = Objects.requireNonNull(logger, "logger");
             return this;
         }
 

@@ -13,6 +13,7 @@ import dev.mero.core.approval.ApprovalBackends;
 import dev.mero.core.approval.ConsoleApproval;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.audit.JsonLinesAuditSink;
+import dev.mero.core.command.CommandSandbox;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.store.PolicyStore;
@@ -53,6 +54,10 @@ import java.util.function.UnaryOperator;
  *   allow: ["git status", "ls"]       # allowlist mode: no allow rule, no command
  *   deny: ["git push"]
  *   search_path: /usr/local/bin:/usr/bin:/bin
+ *   sandbox:                          # how the kernel isolates commands (see CommandSandbox)
+ *     enabled: true                   # false: opt out, run commands unsandboxed (logs a warning)
+ *     network: false                  # true: commands may use the network
+ *     bubblewrap: /usr/bin/bwrap      # the bwrap executable
  * approval:
  *   require: [EXECUTE]
  *   backend: console                  # deny | approve | console | store; absent: fail-safe deny
@@ -168,7 +173,7 @@ public final class SecurityPolicy {
             }
         }
         if (root.has("commands")) {
-            commands(root.get("commands"), builder);
+            commands(root.get("commands"), builder, base);
         }
         rules(root, "allowed_commands", builder::allowCommand);
         rules(root, "denied_commands", builder::denyCommand);
@@ -323,11 +328,19 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void commands(PolicyNode commands, SecurityContext.Builder builder) {
-        commands.object("allow", "deny", "search_path");
+    private static void commands(PolicyNode commands, SecurityContext.Builder builder, Path base) {
+        commands.object("allow", "deny", "search_path", "sandbox");
         rules(commands, "allow", builder::allowCommand);
         rules(commands, "deny", builder::denyCommand);
         apply(commands, "search_path", node -> builder.commandSearchPath(node.text()));
+        if (commands.has("sandbox")) {
+            PolicyNode sandbox = commands.get("sandbox").object("enabled", "network", "bubblewrap");
+            CommandSandbox.Builder settings = CommandSandbox.builder();
+            apply(sandbox, "enabled", node -> settings.enabled(node.bool()));
+            apply(sandbox, "network", node -> settings.network(node.bool()));
+            apply(sandbox, "bubblewrap", node -> settings.bubblewrap(base.resolve(node.text())));
+            builder.commandSandbox(settings.build());
+        }
     }
 
     private static void rules(PolicyNode parent, String key, java.util.function.Consumer<String> add) {

@@ -56,6 +56,7 @@ class SecurityPolicyTest {
         assertThat(context.approvalRequired()).containsExactly(WRITE);
         assertThat(context.approval()).hasValueSatisfying(backend ->
                 assertThat(decide(backend)).isEqualTo(ApprovalDecision.DENIED));
+        assertThat(context.commandSandbox()).isEqualTo(dev.mero.core.command.CommandSandbox.required());
         assertThat(context.scopes().isRestricted()).isTrue();
         assertThat(context.rateLimiter()).hasValueSatisfying(l -> assertThat(l.limit().permits()).isEqualTo(120));
         assertThat(context.retryBudget()).isPresent();

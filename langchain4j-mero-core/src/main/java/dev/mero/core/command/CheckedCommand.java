@@ -13,8 +13,9 @@ import java.util.Optional;
  * A command that passed its context's command policy: what was asked, how it was split, which executable it
  * stands for and which allow rule let it through.
  *
- * <p>A runner starts {@link #processCommand()} directly (never through a shell), in the real directory of
- * {@link #workingDirectory()}, with an environment it fixes itself. Instances are immutable and are created
+ * <p>A runner starts {@link #processCommand()} directly (never through a shell), inside the checking
+ * context's {@link #sandbox() sandbox} (in the virtual path of {@link #workingDirectory()}) or, after an
+ * opt-out, in its real directory, with an environment it fixes itself. Instances are immutable and are created
  * only by {@link CommandPolicy}.
  */
 public final class CheckedCommand {
@@ -26,9 +27,12 @@ public final class CheckedCommand {
     private final CommandRule allowRule;
     private final ResolvedPath workingDirectory;
     private final List<ResolvedPath> pathArguments;
+    private final CommandSandbox sandbox;
+    private final SandboxView sandboxView;
 
     CheckedCommand(String commandLine, List<String> argv, Path executable, Path realExecutable,
-                   CommandRule allowRule, ResolvedPath workingDirectory, List<ResolvedPath> pathArguments) {
+                   CommandRule allowRule, ResolvedPath workingDirectory, List<ResolvedPath> pathArguments,
+                   CommandSandbox sandbox, SandboxView sandboxView) {
         this.commandLine = commandLine;
         this.argv = List.copyOf(argv);
         this.executable = executable;
@@ -36,6 +40,8 @@ public final class CheckedCommand {
         this.allowRule = allowRule;
         this.workingDirectory = workingDirectory;
         this.pathArguments = List.copyOf(pathArguments);
+        this.sandbox = sandbox;
+        this.sandboxView = sandboxView;
     }
 
     /**
@@ -129,6 +135,20 @@ public final class CheckedCommand {
      */
     public List<ResolvedPath> pathArguments() {
         return pathArguments;
+    }
+
+    /**
+     * How the command is to be isolated: the sandbox settings of the context that checked it.
+     *
+     * @return the settings
+     */
+    public CommandSandbox sandbox() {
+        return sandbox;
+    }
+
+    /** The checking context's mounts, as the sandbox shows them. */
+    SandboxView sandboxView() {
+        return sandboxView;
     }
 
     /**

@@ -22,15 +22,23 @@ final class CommandExecution {
     private final List<String> argv;
     private final Duration timeout;
     private final int outputLimitBytes;
-    private final ProcessTreeReaper reaper;
+    private final ProcessKiller reaper;
     private boolean interrupted;
 
-    CommandExecution(List<String> argv, Duration timeout, int outputLimitBytes, RunMarker marker,
-                     Duration killGracePeriod) {
+    /**
+     * Prepares a run.
+     *
+     * @param argv             the command as the caller named it (for messages and the result), not the
+     *                         sandbox's command line
+     * @param timeout          how long it may run
+     * @param outputLimitBytes the per-stream cap
+     * @param reaper           what ends the run's processes after an exit, a timeout or an interrupt
+     */
+    CommandExecution(List<String> argv, Duration timeout, int outputLimitBytes, ProcessKiller reaper) {
         this.argv = argv;
         this.timeout = timeout;
         this.outputLimitBytes = outputLimitBytes;
-        this.reaper = new ProcessTreeReaper(marker, killGracePeriod);
+        this.reaper = reaper;
     }
 
     /**

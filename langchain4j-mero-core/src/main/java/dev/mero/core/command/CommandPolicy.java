@@ -60,8 +60,14 @@ import java.util.Set;
  *   <li>every argument that names a path must name one inside an entry that grants READ, resolved as the
  *       program will resolve it (see {@link PathArguments}): {@code cat /etc/passwd} stays denied with
  *       {@code cat} allowed. Relative paths resolve against the working directory, or, without one, against
- *       the context's first (default) entry like the file tools' paths.</li>
+ *       the context's first (default) entry like the file tools' paths. Inside the sandbox an absolute
+ *       argument names what the sandbox shows there ({@code /ws/notes.txt}); without it, a host path.</li>
  * </ol>
+ *
+ * <p>A checked command carries the context's mounts and {@link #sandbox() sandbox settings}; the runner starts
+ * it inside that sandbox, which enforces with the kernel what these checks explain. With the sandbox
+ * required, a context that mounts an entry under the name of a system directory ({@code /usr}, {@code /etc},
+ * {@code /tmp}, ...) can run no command.
  *
  * <p>Refusals are {@link CommandDeniedException}s whose message starts with {@code Command '...'} and says
  * what to do instead (a path argument included); the seed's two messages are used word for word for deny and
@@ -79,6 +85,7 @@ public final class CommandPolicy {
     private final boolean builtInGuards;
     private final List<ArgumentGuard> guards;
     private final List<ArgumentGuard> customGuards;
+    private final CommandSandbox sandbox;
 
     private CommandPolicy(Builder builder) {
         this.allowRules = List.copyOf(builder.allowRules);
@@ -92,6 +99,7 @@ public final class CommandPolicy {
         all.addAll(builder.guards);
         this.guards = List.copyOf(all);
         this.customGuards = List.copyOf(builder.guards);
+        this.sandbox = builder.sandbox;
     }
 
     /**
@@ -137,6 +145,15 @@ public final class CommandPolicy {
      */
     public List<ArgumentGuard> customGuards() {
         return customGuards;
+    }
+
+    /**
+     * How the context's commands are isolated (see {@link CommandSandbox}).
+     *
+     * @return the sandbox settings; {@link CommandSandbox#required()} unless configured
+     */
+    public CommandSandbox sandbox() {
+        return sandbox;
     }
 
     /**
@@ -218,10 +235,26 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        List<ResolvedPath> pathArguments =
-                new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
+        SandboxView view = SandboxView.of(context.paths(), context.permissions());
+        if (sandbox.enabled()) {
+            refuseSystemMountPoints(context, line, view);
+        }
+        List<ResolvedPath> pathArguments = new PathArguments(context, line, base,
+                ModifyingPrograms.pathPermissions(names, argv), sandbox.enabled() ? view : null).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
-                pathArguments);
+                pathArguments, sandbox, view);
+    }
+
+    /** A mount named like a system directory would hide what every program needs to start. */
+    private static void refuseSystemMountPoints(SecurityContext context, String line, SandboxView view) {
+        for (String name : view.topLevelNames()) {
+            if (Bubblewrap.SYSTEM_NAMES.contains(name)) {
+                throw new CommandDeniedException("Command " + Messages.quote(line) + " cannot run in context "
+                        + Messages.quote(context.name()) + ": its mount " + Messages.quote("/" + name) + " has the "
+                        + "name of a system directory that the command sandbox needs. No command can run until the "
+                        + "operator gives that PathEntry another slug.");
+            }
+        }
     }
 
     /** The most specific allow rule that matches, or {@code null}. */
@@ -402,7 +435,7 @@ public final class CommandPolicy {
     @Override
     public String toString() {
         return "CommandPolicy{allow=" + allowRules.size() + ", deny=" + denyRules.size() + ", searchPath="
-                + Messages.quote(locator.text()) + ", builtInGuards=" + builtInGuards + "}";
+                + Messages.quote(locator.text()) + ", builtInGuards=" + builtInGuards + ", sandbox=" + sandbox + "}";
     }
 
     /** Builds a {@link CommandPolicy}. Rules are validated as they are added. */
@@ -413,8 +446,20 @@ public final class CommandPolicy {
         private final List<ArgumentGuard> guards = new ArrayList<>();
         private ProgramLocator locator = ProgramLocator.of(ProgramLocator.DEFAULT_SEARCH_PATH);
         private boolean builtInGuards = true;
+        private CommandSandbox sandbox = CommandSandbox.required();
 
         private Builder() {
+        }
+
+        /**
+         * Sets how commands are isolated (default {@link CommandSandbox#required()}).
+         *
+         * @param sandbox the sandbox settings
+         * @return this builder
+         */
+        public Builder sandbox(CommandSandbox sandbox) {
+            this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
+            return this;
         }
 
         /**

@@ -1,5 +1,6 @@
 package dev.mero.core.command;
 
+import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.Messages;
 import dev.mero.core.ResolvedPath;
@@ -18,10 +19,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Runs one command, given as an argument vector, the safe way: never through a shell, with standard input
- * closed, an environment built from an allowlist, a timeout that kills the whole process tree, and output
- * capped per stream. The runner decides nothing about which commands may run; callers check the command
- * policy first and hand the runner an absolute program path and a working directory the policy allowed.
+ * Runs one command, given as an argument vector, the safe way: inside the kernel-enforced
+ * {@link CommandSandbox bubblewrap sandbox}, never through a shell, with standard input closed, an
+ * environment built from an allowlist, a timeout that ends every process of the run, and output capped per
+ * stream. The runner decides nothing about which commands may run; callers check the command policy first
+ * ({@link dev.mero.core.SecurityContext#guardCommand(String, String)}) and hand the runner the checked
+ * command, which carries the checking context's mounts and sandbox settings.
  *
  * <pre>{@code
  * CommandRunner runner = CommandRunner.builder()
@@ -30,29 +33,42 @@ import java.util.regex.Pattern;
  *         .outputLimitBytes(64 * 1024)
  *         .environment("PATH", "/usr/bin:/bin")
  *         .build();
- * CommandResult result = runner.run(List.of("/usr/bin/git", "status"), workspace);
+ * CommandResult result = runner.run(context.guardCommand("git status", "/repo"));
  * }</pre>
+ *
+ * <h2>Sandbox</h2>
+ * A checked command runs inside the sandbox its context requires: the program sees only the context's mounts
+ * at their virtual paths ({@code /ws/...}) and works in the virtual path of its working directory. Where
+ * {@code bwrap} is missing or cannot create its namespaces, the command is refused with a
+ * {@link CommandDeniedException} that says what to install, never run unsandboxed in silence. Only a context
+ * that opted out ({@link CommandSandbox#disabled()}) runs its commands as plain child processes.
+ * {@link #run(List, Path)}, which has no context, always uses the sandbox, with the working directory as its
+ * only mount (read-write, at its own path).
  *
  * <h2>Environment</h2>
  * The child sees only variables named in the allowlist ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ} by
  * default, extended with {@link Builder#allowEnvironment(String...)}) that the JVM itself has, plus fixed
  * values set with {@link Builder#environment(String, String)}, which win. Every other variable of the JVM, its
- * secrets included, never reaches the child. The runner adds {@code MERO_RUN_ID=<random uuid>} to tag the
- * run's processes.
+ * secrets included, never reaches the child. Without the sandbox, the runner adds
+ * {@code MERO_RUN_ID=<random uuid>} to tag the run's processes.
  *
- * <h2>Timeout and process tree</h2>
- * A command still running at its timeout is killed with its whole process tree: {@code SIGTERM}, a short
- * grace period ({@link Builder#killGracePeriod(Duration)}), then {@code SIGKILL}. The tree is found twice
- * over: the processes carrying the run's {@code MERO_RUN_ID} in {@code /proc/<pid>/environ} (daemons that
- * double-forked or called {@code setsid} included) and the command's descendants. Background processes
- * still running when the command exits are killed the same way and counted in
- * {@link CommandResult#killedProcesses()}: a run leaves no process behind. A process that both clears its
- * environment and leaves the process tree escapes both nets, and a set-user-ID program's environment cannot
- * be read; only an OS-level container (cgroup) would catch those. The tagging relies on Linux's
- * {@code /proc}; elsewhere only descendants are found. If the calling thread is interrupted while it waits,
- * the run is killed the same way, the thread's interrupt flag is set again and an
- * {@link dev.mero.core.OperationFailedException} says so; a thread interrupted before the call starts
- * nothing.
+ * <h2>Timeout and processes</h2>
+ * In the sandbox, the command is PID 1 of a new PID namespace: when it exits, or its timeout kills it, the
+ * kernel kills every process it left behind (daemons that double-forked or called {@code setsid} included),
+ * and the run returns only after that. Nothing is searched for, so {@link CommandResult#killedProcesses()} is
+ * zero for sandboxed runs.
+ *
+ * <p>Without the sandbox (opt-out), a command still running at its timeout is killed with its whole process
+ * tree: {@code SIGTERM}, a short grace period ({@link Builder#killGracePeriod(Duration)}), then
+ * {@code SIGKILL}. The tree is found twice over: the processes carrying the run's {@code MERO_RUN_ID} in
+ * {@code /proc/<pid>/environ} and the command's descendants. Background processes still running when the
+ * command exits are killed the same way and counted in {@link CommandResult#killedProcesses()}. A process
+ * that both clears its environment and leaves the process tree escapes both nets, and a set-user-ID
+ * program's environment cannot be read; the sandbox's PID namespace is what catches those.
+ *
+ * <p>If the calling thread is interrupted while it waits, the run is killed the same way, the thread's
+ * interrupt flag is set again and an {@link dev.mero.core.OperationFailedException} says so; a thread
+ * interrupted before the call starts nothing.
  *
  * <p>A requested timeout must be positive and at most {@link #maxTimeout()}; a longer one is refused
  * (an {@link InvalidInputException} naming the maximum), never silently shortened.
@@ -66,8 +82,8 @@ import java.util.regex.Pattern;
  * truncated stream ends with {@code \n[... output truncated: N more bytes not shown ...]}.
  *
  * <h2>Programs</h2>
- * The program must be an ELF binary or a script starting with {@code #!}: the JDK would hand any other
- * executable file to {@code /bin/sh}, so the runner refuses it.
+ * The program must be an ELF binary or a script starting with {@code #!}: the JDK (and {@code bwrap}'s
+ * {@code execvp}) would hand any other executable file to {@code /bin/sh}, so the runner refuses it.
  *
  * <p>Instances are immutable and thread-safe; concurrent runs are independent. Each run uses two daemon
  * threads named {@code mero-runner-<pid>-stdout} and {@code -stderr}, which end before the run returns.
@@ -126,6 +142,8 @@ public final class CommandRunner {
      * @param command a checked command that carries its working directory
      * @return the result, a non-zero exit or timeout included
      * @throws IllegalArgumentException if the command was checked without a working directory
+     * @throws CommandDeniedException   if the command's context requires the sandbox and it is not available
+     *                                  on this machine
      */
     public CommandResult run(CheckedCommand command) {
         return run(command, defaultTimeout);
@@ -139,13 +157,26 @@ public final class CommandRunner {
      * @return the result, a non-zero exit or timeout included
      * @throws IllegalArgumentException if the command was checked without a working directory
      * @throws InvalidInputException    if the timeout is not positive or above the maximum
+     * @throws CommandDeniedException   if the command's context requires the sandbox and it is not available
+     *                                  on this machine, or the sandbox would not show its working directory
      */
     public CommandResult run(CheckedCommand command, Duration timeout) {
         Objects.requireNonNull(command, "command");
-        Path directory = command.workingDirectory().map(ResolvedPath::realPath)
+        ResolvedPath workingDirectory = command.workingDirectory()
                 .orElseThrow(() -> new IllegalArgumentException("Command " + Messages.quote(command.commandLine())
                         + " was checked without a working directory; check it with one before running it"));
-        return run(command.processCommand(), directory, timeout);
+        if (!command.sandbox().enabled()) {
+            return runUnsandboxed(command.processCommand(), workingDirectory.realPath(), timeout);
+        }
+        SandboxView view = command.sandboxView();
+        String directory = view.locate(workingDirectory.realPath()).orElseThrow(() -> new CommandDeniedException(
+                "Command " + Messages.quote(command.commandLine()) + " cannot run in "
+                        + Messages.quote(workingDirectory.virtualPath()) + ": the command sandbox shows only "
+                        + "directories the context grants READ in. Run it in such a directory."));
+        Bubblewrap.Program program = Bubblewrap.place(view, command.executable(), command.realExecutable(),
+                command.commandLine());
+        return runSandboxed(command.sandbox(), view, directory, program, command.processCommand(), timeout,
+                command.commandLine());
     }
 
     /**
@@ -159,23 +190,45 @@ public final class CommandRunner {
      * @throws dev.mero.core.OperationFailedException if the program cannot be started, or the calling
      *                                  thread is interrupted before the start (nothing runs) or while
      *                                  waiting (the run is killed and the interrupt flag set again)
+     * @throws CommandDeniedException   if the sandbox is not available on this machine
      */
     public CommandResult run(List<String> argv, Path workingDirectory) {
         return run(argv, workingDirectory, defaultTimeout);
     }
 
     /**
-     * Runs a command with the given timeout.
+     * Runs a command with the given timeout, inside the {@link CommandSandbox#required() default sandbox}:
+     * the working directory is its only mount, read-write at its own path, besides the system directories.
      *
      * @param argv             the argument vector; element 0 is the absolute path of the program
-     * @param workingDirectory an existing absolute directory, one the policy allows to execute in
+     * @param workingDirectory an existing absolute directory, one the policy allows to execute in, which is
+     *                         not the root nor a system directory the sandbox provides itself
      * @param timeout          how long the command may run, at most {@link #maxTimeout()}
      * @return the result, a non-zero exit or timeout included
      * @throws IllegalArgumentException as for {@link #run(List, Path)}, or if the timeout is null
      * @throws InvalidInputException    if the timeout is not positive or above the maximum
      * @throws dev.mero.core.OperationFailedException as for {@link #run(List, Path)}
+     * @throws CommandDeniedException   if the sandbox is not available on this machine
      */
     public CommandResult run(List<String> argv, Path workingDirectory, Duration timeout) {
+        List<String> command = checkedArgv(argv);
+        Path directory = checkedDirectory(workingDirectory);
+        if (!mountable(directory)) {
+            throw new IllegalArgumentException("Working directory " + Messages.quote(directory.toString())
+                    + " cannot be mounted into the command sandbox: it is the root or a system directory");
+        }
+        SandboxView view = SandboxView.directory(directory);
+        Path program = Path.of(command.get(0));
+        Bubblewrap.Program placed = Bubblewrap.place(view, program, realOrSelf(program), String.join(" ", command));
+        return runSandboxed(CommandSandbox.required(), view, directory.toString(), placed, command, timeout,
+                String.join(" ", command));
+    }
+
+    /**
+     * Runs an argument vector as a plain child process, without the sandbox: the opt-out mode. Its processes
+     * carry a {@link RunMarker} and are found through {@code /proc} and the process tree after the run.
+     */
+    CommandResult runUnsandboxed(List<String> argv, Path workingDirectory, Duration timeout) {
         List<String> command = checkedArgv(argv);
         Path directory = checkedDirectory(workingDirectory);
         Duration limit = checkedTimeout(timeout);
@@ -189,8 +242,91 @@ public final class CommandRunner {
                 .redirectError(ProcessBuilder.Redirect.PIPE);
         Map<String, String> environment = builder.environment();
         environment.clear();
-        environment.putAll(childEnvironment(marker));
-        return new CommandExecution(command, limit, outputLimitBytes, marker, killGracePeriod).run(builder);
+        environment.putAll(childEnvironment());
+        environment.put(RunMarker.VARIABLE, marker.value());
+        return new CommandExecution(command, limit, outputLimitBytes, new ProcessTreeReaper(marker, killGracePeriod))
+                .run(builder);
+    }
+
+    /**
+     * Runs an argument vector inside the sandbox without any policy check: what the caller passes is what
+     * runs, which is why this is not public. Tests use it to prove that the sandbox alone contains a
+     * program.
+     *
+     * @param sandbox          the sandbox settings
+     * @param view             the mounts
+     * @param workingDirectory the working directory inside the sandbox
+     * @param argv             the program's host path first, then its arguments
+     * @param timeout          the timeout
+     */
+    CommandResult runInSandbox(CommandSandbox sandbox, SandboxView view, String workingDirectory, List<String> argv,
+                               Duration timeout) {
+        List<String> command = checkedArgv(argv);
+        Path program = Path.of(command.get(0));
+        Bubblewrap.Program placed = Bubblewrap.place(view, program, realOrSelf(program), String.join(" ", command));
+        return runSandboxed(sandbox, view, workingDirectory, placed, command, timeout, String.join(" ", command));
+    }
+
+    private CommandResult runSandboxed(CommandSandbox sandbox, SandboxView view, String workingDirectory,
+                                       Bubblewrap.Program program, List<String> argv, Duration timeout,
+                                       String commandLine) {
+        List<String> command = checkedArgv(argv);
+        Duration limit = checkedTimeout(timeout);
+        ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)));
+        sandbox.requireAvailable(commandLine);
+        refuseMovedMounts(view, commandLine);
+        List<String> bwrap = Bubblewrap.command(sandbox, view, sandboxEnvironment(), workingDirectory, program,
+                command.subList(1, command.size()));
+        ProcessBuilder builder = new ProcessBuilder(bwrap)
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.PIPE);
+        builder.environment().clear();
+        return new CommandExecution(command, limit, outputLimitBytes, new SandboxTeardown()).run(builder);
+    }
+
+    /**
+     * {@code bwrap} follows symbolic links in a mount's source, so a mounted directory that was replaced by a
+     * link (say, by a command of another context that could write its parent) would show the link's target.
+     * Each source must still be the real directory the context was built with. The window between this check
+     * and {@code bwrap}'s mount remains; inside a sandbox a nested mount point cannot be renamed (it is busy).
+     */
+    private static void refuseMovedMounts(SandboxView view, String commandLine) {
+        for (SandboxView.Mount mount : view.mounts()) {
+            if (mount.mode() == SandboxView.Mode.MASKED) {
+                continue;
+            }
+            boolean unchanged;
+            try {
+                unchanged = Files.isDirectory(mount.source(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        && mount.source().toRealPath().equals(mount.source());
+            } catch (java.io.IOException e) {
+                unchanged = false;
+            }
+            if (!unchanged) {
+                throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not run: the "
+                        + "directory mounted at " + Messages.quote(mount.target()) + " is missing or was replaced "
+                        + "since the context was built. Nothing was run.");
+            }
+        }
+    }
+
+    /** Whether a directory can be mounted at its own path without hiding a system part of the sandbox. */
+    private static boolean mountable(Path directory) {
+        if (directory.getNameCount() == 0) {
+            return false;
+        }
+        String first = directory.getName(0).toString();
+        return !Bubblewrap.SYSTEM_NAMES.contains(first)
+                || directory.getNameCount() > 1 && (first.equals("tmp") || first.equals("usr"));
+    }
+
+    private static Path realOrSelf(Path program) {
+        try {
+            return program.toRealPath();
+        } catch (java.io.IOException e) {
+            return program;
+        }
     }
 
     /**
@@ -255,7 +391,11 @@ public final class CommandRunner {
                 + "}";
     }
 
-    private Map<String, String> childEnvironment(RunMarker marker) {
+    /**
+     * The child's environment, the one place it is built: the allowlisted variables the JVM has, then the
+     * fixed values, which win. Sandboxed or not, the child gets exactly these.
+     */
+    private Map<String, String> childEnvironment() {
         Map<String, String> environment = new LinkedHashMap<>();
         for (String name : allowedEnvironment) {
             String value = System.getenv(name);
@@ -264,7 +404,19 @@ public final class CommandRunner {
             }
         }
         environment.putAll(fixedEnvironment);
-        environment.put(RunMarker.VARIABLE, marker.value());
+        return environment;
+    }
+
+    /**
+     * The environment inside the sandbox: {@link #childEnvironment()}, except that {@code HOME}, unless fixed
+     * by the operator, is the sandbox's private {@code /tmp}: the JVM's home directory is a host path that the
+     * sandbox does not show.
+     */
+    private Map<String, String> sandboxEnvironment() {
+        Map<String, String> environment = childEnvironment();
+        if (!fixedEnvironment.containsKey("HOME")) {
+            environment.put("HOME", "/tmp");
+        }
         return environment;
     }
 

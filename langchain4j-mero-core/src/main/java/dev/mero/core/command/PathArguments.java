@@ -39,8 +39,10 @@ import java.util.function.Function;
  * directory), every symbolic link followed component by component, and {@code ..} applied to the directory
  * a link led to, not lexically. The result must then pass
  * {@link SecurityContext#checkPathAccess(String, Permission...)} for READ as a host path and resolve to
- * itself: the agent's mount paths ({@code /ws/notes.txt}) are refused in commands, because a program would
- * open that host path rather than the mount.
+ * itself. Inside the command sandbox a program sees the mounts at their virtual paths, so an absolute
+ * argument there is first translated from the sandbox's view ({@code /ws/notes.txt}) to the host path it
+ * shows; without the sandbox the agent's mount paths are refused in commands, because a program would open
+ * that host path rather than the mount.
  */
 final class PathArguments {
 
@@ -53,17 +55,20 @@ final class PathArguments {
     private final String line;
     private final Path base;
     private final Permission[] needed;
+    private final SandboxView sandbox;
 
     /**
      * @param base   the real directory relative paths resolve against, or {@code null} when the context mounts
      *               nothing (then every path argument is refused)
      * @param needed what each path argument needs: READ, plus WRITE and DELETE for programs that change files
+     * @param sandbox the view the program will see, or {@code null} when it runs without the sandbox
      */
-    PathArguments(SecurityContext context, String line, Path base, Set<Permission> needed) {
+    PathArguments(SecurityContext context, String line, Path base, Set<Permission> needed, SandboxView sandbox) {
         this.context = context;
         this.line = line;
         this.base = base;
         this.needed = needed.toArray(new Permission[0]);
+        this.sandbox = sandbox;
     }
 
     /**
@@ -147,7 +152,7 @@ final class PathArguments {
             denied(path, null, context::checkPath);
             return null;
         }
-        Path real = asTheKernelSeesIt(path);
+        Path real = asTheKernelSeesIt(sandbox == null ? path : sandbox.hostPath(path));
         ResolvedPath resolved = denied(path, real, p -> context.checkPathAccess(p, needed));
         if (!resolved.realPath().equals(real)) {
             throw new CommandDeniedException("Command " + Messages.quote(line) + " names the path "

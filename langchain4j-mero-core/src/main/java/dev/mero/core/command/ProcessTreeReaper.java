@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * A fork bomb faster than the rounds can outlive them; process limits (rlimits, cgroups) are the defence
  * against that, not this class.
  */
-final class ProcessTreeReaper {
+final class ProcessTreeReaper implements ProcessKiller {
 
     private static final int MAX_KILL_ROUNDS = 10;
     private static final long ROUND_WAIT_MILLIS = 1_000;
@@ -41,7 +41,8 @@ final class ProcessTreeReaper {
      * @param root the command's own process
      * @return how many processes other than {@code root} were signalled
      */
-    int killAll(ProcessHandle root) {
+    @Override
+    public int killAll(ProcessHandle root) {
         Set<Long> signalled = new HashSet<>();
         Collection<ProcessHandle> targets = findTargets(root);
         if (!targets.isEmpty()) {
@@ -66,7 +67,8 @@ final class ProcessTreeReaper {
      *
      * @return {@code true} if an interrupt was swallowed
      */
-    boolean wasInterrupted() {
+    @Override
+    public boolean wasInterrupted() {
         return interrupted;
     }
 

@@ -102,8 +102,9 @@ class CommandAttackRegressionCorpusTest {
                 .map(l -> l.substring(0, l.indexOf('='))).collect(Collectors.toSet());
         assertThat(result.exitCode()).isZero();
         assertThat(names).allSatisfy(name -> assertThat(name).matches(
-                "PATH|HOME|LANG|LC_ALL|TERM|TZ|MERO_RUN_ID|GIT_[A-Z_0-9]+"));
+                "PATH|HOME|LANG|LC_ALL|TERM|TZ|PWD|GIT_[A-Z_0-9]+"));
         assertThat(result.stdout()).contains("PATH=" + w.searchPath() + "\n");
+        assertThat(result.stdout()).contains("PWD=/ws\n"); // the sandbox's working directory, a virtual path
     }
 
 }

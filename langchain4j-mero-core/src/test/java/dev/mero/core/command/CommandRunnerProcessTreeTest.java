@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Real process trees: background children, a double-forked {@code setsid} daemon, a child that dropped the
- * run's marker. Fixture scripts write the pids they start into {@code pids} in the working directory; every
+ * Real process trees in the opt-out mode (no sandbox), where the runner itself must find and kill them:
+ * background children, a double-forked {@code setsid} daemon, a child that dropped the run's marker. The
+ * sandboxed runs are proven in {@link SandboxProcessTest}. Fixture scripts write the pids they start into {@code pids} in the working directory; every
  * test checks through {@code /proc} that none of them runs afterwards.
  */
 class CommandRunnerProcessTreeTest {
@@ -52,7 +53,7 @@ class CommandRunnerProcessTreeTest {
                 + "echo started\n"
                 + "exec /bin/sleep " + sleepSeconds(3) + "\n");
 
-        CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofMillis(1500));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofMillis(1500));
 
         List<Long> children = pids(2);
         assertThat(result.timedOut()).isTrue();
@@ -75,7 +76,7 @@ class CommandRunnerProcessTreeTest {
                 + "echo $! > pids\n"
                 + "exec /bin/sleep " + sleepSeconds(5) + "\n");
 
-        CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofSeconds(1));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(1));
 
         List<Long> children = pids(1);
         assertThat(result.timedOut()).isTrue();
@@ -93,7 +94,7 @@ class CommandRunnerProcessTreeTest {
                 + "( /usr/bin/setsid /bin/sleep " + sleepSeconds(7) + " & echo $! >> pids )\n"
                 + "echo done\n");
 
-        CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofSeconds(20));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20));
 
         List<Long> children = pids(2);
         assertThat(result.succeeded()).isTrue();
@@ -116,7 +117,7 @@ class CommandRunnerProcessTreeTest {
                 + "echo done\n");
 
         long before = System.nanoTime();
-        CommandResult result = runner.run(List.of(script.toString()), dir, Duration.ofSeconds(20));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20));
         Duration wallTime = Duration.ofNanos(System.nanoTime() - before);
 
         List<Long> escaped = pids(1);
@@ -138,7 +139,7 @@ class CommandRunnerProcessTreeTest {
         AtomicBoolean flagKept = new AtomicBoolean();
         Thread caller = new Thread(() -> {
             try {
-                runner.run(List.of(script.toString()), dir, Duration.ofSeconds(60));
+                runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(60));
             } catch (RuntimeException e) {
                 thrown.set(e);
             }
@@ -176,6 +177,8 @@ class CommandRunnerProcessTreeTest {
 
     @Test
     void no_runner_thread_outlives_its_run() {
+        runner.runUnsandboxed(List.of("/usr/bin/yes"), dir, Duration.ofMillis(300));
+        runner.runUnsandboxed(List.of("/bin/echo", "x"), dir, Duration.ofSeconds(30));
         runner.run(List.of("/usr/bin/yes"), dir, Duration.ofMillis(300));
         runner.run(List.of("/bin/echo", "x"), dir);
 

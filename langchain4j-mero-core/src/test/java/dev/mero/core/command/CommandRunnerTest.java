@@ -114,14 +114,27 @@ class CommandRunnerTest {
         Set<String> names = variableNames(result.stdout());
         Set<String> expected = new HashSet<>(CommandRunner.DEFAULT_ENVIRONMENT);
         expected.retainAll(System.getenv().keySet());
-        expected.add("MERO_RUN_ID");
+        expected.add("PWD"); // bubblewrap's --chdir sets it to the sandbox's working directory
+        expected.add("HOME"); // the sandbox's private /tmp: the JVM's home is a host path it does not show
         assertThat(names).isEqualTo(expected);
-        assertThat(result.stdout()).containsPattern("(?m)^MERO_RUN_ID=[0-9a-f-]{36}$");
+        assertThat(result.stdout()).contains("PWD=" + dir + "\n").contains("HOME=/tmp\n");
         for (String jvmVariable : System.getenv().keySet()) {
-            if (!CommandRunner.DEFAULT_ENVIRONMENT.contains(jvmVariable)) {
+            if (!CommandRunner.DEFAULT_ENVIRONMENT.contains(jvmVariable) && !jvmVariable.equals("PWD")) {
                 assertThat(names).doesNotContain(jvmVariable);
             }
         }
+    }
+
+    @Test
+    void without_the_sandbox_passes_only_allowlisted_variables_and_the_run_marker() {
+        CommandResult result = runner.runUnsandboxed(List.of("/usr/bin/env"), dir, Duration.ofSeconds(30));
+
+        Set<String> names = variableNames(result.stdout());
+        Set<String> expected = new HashSet<>(CommandRunner.DEFAULT_ENVIRONMENT);
+        expected.retainAll(System.getenv().keySet());
+        expected.add("MERO_RUN_ID");
+        assertThat(names).isEqualTo(expected);
+        assertThat(result.stdout()).containsPattern("(?m)^MERO_RUN_ID=[0-9a-f-]{36}$");
     }
 
     @Test
@@ -190,11 +203,22 @@ class CommandRunnerTest {
     }
 
     @Test
-    void reports_a_program_the_kernel_cannot_start() throws Exception {
+    void reports_a_program_the_kernel_cannot_start_as_a_failed_run_inside_the_sandbox() throws Exception {
         Path badInterpreter = Processes.script(dir, "bad.sh", "");
         Files.writeString(badInterpreter, "#!/nonexistent/interpreter\n");
 
-        assertThatThrownBy(() -> runner.run(List.of(badInterpreter.toString()), dir))
+        CommandResult result = runner.run(List.of(badInterpreter.toString()), dir);
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.stderr()).contains(badInterpreter.toString()).contains("No such file or directory");
+    }
+
+    @Test
+    void without_the_sandbox_reports_a_program_the_kernel_cannot_start() throws Exception {
+        Path badInterpreter = Processes.script(dir, "bad.sh", "");
+        Files.writeString(badInterpreter, "#!/nonexistent/interpreter\n");
+
+        assertThatThrownBy(() -> runner.runUnsandboxed(List.of(badInterpreter.toString()), dir, Duration.ofSeconds(5)))
                 .isInstanceOf(OperationFailedException.class)
                 .hasMessage("Command '" + badInterpreter + "' could not be started: "
                         + "error=2, No such file or directory.");
@@ -231,6 +255,27 @@ class CommandRunnerTest {
         assertThatThrownBy(() -> runner.run(List.of("/bin/true"), null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Working directory None must be an existing absolute directory");
+    }
+
+    @Test
+    void a_program_in_a_parent_of_the_working_directory_does_not_hide_the_working_directory() throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("sub"));
+        Path script = Processes.script(dir, "write.sh", "echo written > out.txt && cat out.txt\n");
+
+        CommandResult result = runner.run(List.of(script.toString()), sub);
+
+        assertThat(result.stdout()).as(result.toModelText()).isEqualTo("written\n");
+        assertThat(sub.resolve("out.txt")).hasContent("written\n");
+    }
+
+    @Test
+    void refuses_a_working_directory_that_would_hide_part_of_the_sandboxs_system() {
+        for (String directory : List.of("/", "/usr", "/tmp", "/etc", "/proc", "/dev")) {
+            assertThatThrownBy(() -> runner.run(List.of("/bin/true"), Path.of(directory)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + directory + "' cannot be mounted into the command sandbox");
+        }
+        assertThat(runner.run(List.of("/bin/true"), dir).succeeded()).isTrue();
     }
 
     @Test

@@ -83,10 +83,23 @@ class PathArgumentsTest {
     }
 
     @Test
-    void mount_paths_are_refused_because_a_program_opens_the_host_path() {
-        assertThatThrownBy(() -> context.checkCommand("cat /ws/notes.txt"))
+    void without_the_sandbox_mount_paths_are_refused_because_a_program_opens_the_host_path() {
+        SecurityContext unsandboxed = w.context().allowCommand("cat").commandSandbox(CommandSandbox.disabled()).build();
+
+        assertThatThrownBy(() -> unsandboxed.checkCommand("cat /ws/notes.txt"))
                 .isInstanceOf(CommandDeniedException.class)
                 .hasMessageContaining("names the path '/ws/notes.txt', which ");
+    }
+
+    @Test
+    void inside_the_sandbox_mount_paths_are_checked_as_the_paths_the_sandbox_shows() {
+        assertThat(context.checkCommand("cat /ws/notes.txt").pathArguments())
+                .extracting(p -> p.realPath()).containsExactly(w.ws.resolve("notes.txt"));
+        assertThatThrownBy(() -> context.checkCommand("cat /ws/link"))
+                .isInstanceOf(CommandDeniedException.class)
+                .hasMessageContaining("names the path '/ws/link'");
+        assertThatThrownBy(() -> context.checkCommand("cat /ws/../outside/secret.txt"))
+                .isInstanceOf(CommandDeniedException.class);
     }
 
     @Test
@@ -97,7 +110,7 @@ class PathArgumentsTest {
         SecurityContext shadowing = SecurityContext.builder().name("worker_1")
                 .path(PathEntry.of(w.ws.toString(), "ws", Permission.READ, Permission.EXECUTE))
                 .path(PathEntry.of(etcLike.toString(), "etc", Permission.READ))
-                .allowCommand("cat").build();
+                .allowCommand("cat").commandSandbox(CommandSandbox.disabled()).build();
         assertThat(shadowing.checkPathAccess("/etc/passwd", Permission.READ).realPath())
                 .isEqualTo(etcLike.resolve("passwd"));
         assertThatThrownBy(() -> shadowing.checkCommand("cat /etc/passwd"))
@@ -105,6 +118,21 @@ class PathArgumentsTest {
                 .hasMessage("Command 'cat /etc/passwd' names the path '/etc/passwd', which a program opens as the host "
                         + "path '/etc/passwd', outside every mounted entry; programs do not understand mount paths "
                         + "such as '/etc/...'. Give the path relative to the working directory.");
+    }
+
+    @Test
+    void inside_the_sandbox_a_mount_named_like_a_system_directory_stops_every_command() throws Exception {
+        Path etcLike = Files.createDirectories(w.root.resolve("etcmount"));
+        SecurityContext shadowing = SecurityContext.builder().name("worker_1")
+                .path(PathEntry.of(w.ws.toString(), "ws", Permission.READ, Permission.EXECUTE))
+                .path(PathEntry.of(etcLike.toString(), "etc", Permission.READ))
+                .allowCommand("cat").build();
+
+        assertThatThrownBy(() -> shadowing.checkCommand("cat notes.txt"))
+                .isInstanceOf(CommandDeniedException.class)
+                .hasMessageStartingWith("Command 'cat notes.txt' cannot run in context 'worker_1'")
+                .hasMessageContaining("its mount '/etc'")
+                .hasMessageContaining("another slug");
     }
 
     @ParameterizedTest
