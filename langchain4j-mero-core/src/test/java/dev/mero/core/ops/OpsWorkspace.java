@@ -64,7 +64,7 @@ final class OpsWorkspace {
                 return name + "/";
             }
             if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                return name + " " + ApprovalDetails.sha256(Files.readAllBytes(p));
+                return name + " " + dev.mero.core.ContentDigest.of(Files.readAllBytes(p));
             }
             return name + " (special)";
         } catch (IOException e) {
