@@ -41,6 +41,15 @@ final class OpsWorkspace {
                 .path(PathEntry.of(docs.toString(), "docs", Permission.READ));
     }
 
+    /** What a binding shows the model for a call: the result, or the refusal's {@code Denied:}/{@code Error:} text. */
+    static String modelText(MeroOperations ops, String tool, String json) {
+        try {
+            return ops.call(tool, json);
+        } catch (dev.mero.core.MeroToolsException e) {
+            return e.toModelText();
+        }
+    }
+
     MeroOperations ops() {
         return MeroOperations.forContext(contextBuilder().build());
     }
