@@ -131,4 +131,20 @@ class RaceAttackTest {
         assertThat(w.outside.resolve("secret.txt")).hasContent("top secret");
         assertThat(w.ws.resolve("tree")).doesNotExist();
     }
+
+    @Test
+    void syncNeverWritesThroughALinkInTheDestinationAndChangesNothing() throws IOException {
+        Path from = Files.createDirectories(w.ws.resolve("from/sub"));
+        Files.writeString(w.ws.resolve("from/a.txt"), "A");
+        Files.writeString(from.resolve("pwned.txt"), "P");
+        Path to = Files.createDirectories(w.ws.resolve("to"));
+        Files.createSymbolicLink(to.resolve("sub"), w.outside);
+        MeroOperations ops = w.ops();
+        List<String> before = w.snapshot();
+
+        assertThatThrownBy(() -> ops.call("sync_directory", "{\"source\":\"/ws/from\",\"destination\":\"/ws/to\"}"))
+                .isInstanceOf(MeroToolsException.class);
+        assertThat(w.snapshot()).isEqualTo(before);
+        assertThat(w.outside.resolve("pwned.txt")).doesNotExist();
+    }
 }
