@@ -163,4 +163,21 @@ class RaceAttackTest {
         assertThat(w.snapshot()).isEqualTo(before);
         assertThat(w.outside.resolve("pwned.txt")).doesNotExist();
     }
+
+    @Test
+    void aHardLinkToAFileOutsideIsNeverChangedInPlace() throws IOException {
+        Path outsideFile = w.outside.resolve("secret.txt");
+        Files.createLink(w.ws.resolve("shared.txt"), outsideFile);
+        MeroOperations ops = w.ops();
+
+        assertThatThrownBy(() -> ops.call("append_file", "{\"path\":\"/ws/shared.txt\",\"content\":\"x\"}"))
+                .isInstanceOf(MeroToolsException.class).hasMessageContaining("other hard link");
+        assertThat(ops.call("write_file", "{\"path\":\"/ws/shared.txt\",\"content\":\"new\"}"))
+                .startsWith("Wrote 3 bytes");
+        assertThat(ops.call("edit_file", "{\"path\":\"/ws/shared.txt\",\"old_text\":\"new\",\"new_text\":\"n\"}"))
+                .startsWith("Edited");
+        // the write replaced the directory entry; the file outside still holds its own content
+        assertThat(outsideFile).hasContent("top secret");
+        assertThat(w.ws.resolve("shared.txt")).hasContent("n");
+    }
 }
