@@ -29,8 +29,9 @@ import java.util.Objects;
  *   <li>publishes each tool as the catalogue describes it, with {@code readOnlyHint}, {@code destructiveHint},
  *       {@code idempotentHint} and {@code openWorldHint} in its metadata;</li>
  *   <li>checks arguments strictly (a value of the wrong JSON type is refused, never coerced);</li>
- *   <li>remembers results by tool-call id: a replayed call with the same id returns the first result without
- *       running its side effect again (bounded memory);</li>
+ *   <li>remembers the results of tools with side effects by tool-call id: a replayed call with the same id,
+ *       tool and arguments returns the first result without running its side effect again (bounded memory;
+ *       read-only tools simply run again);</li>
  *   <li>wraps untrusted content (file text, names, command output, search results) in markers that say it is
  *       data ({@link UntrustedContent});</li>
  *   <li>runs each call for the caller named in the AI-service call's {@link InvocationParameters}
@@ -141,7 +142,8 @@ public final class MeroToolProvider implements ToolProvider {
         ReplayMemory.Result result;
         try {
             InvocationParameters parameters = context == null ? null : context.invocationParameters();
-            if (id == null || id.isBlank()) {
+            if (id == null || id.isBlank() || tool.hints().readOnly()) {
+                // a read changes nothing, so running it again is safe and shows what is there now
                 result = call(tool, arguments, parameters);
             } else {
                 Object memory = context == null ? null : context.chatMemoryId();
