@@ -1,0 +1,176 @@
+package dev.mero.examples.readme;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.langchain4j.agent.tool.P;
+import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.service.AiServices;
+import dev.mero.core.SecureFiles;
+import dev.mero.core.Operation;
+import dev.mero.core.PathEntry;
+import dev.mero.core.Permission;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.approval.ApprovalBackends;
+import dev.mero.core.approval.ChainedApproval;
+import dev.mero.core.approval.ConsoleApproval;
+import dev.mero.core.approval.SessionApprovalMemory;
+import dev.mero.core.command.CommandResult;
+import dev.mero.core.command.CommandSandbox;
+import dev.mero.tools.DelegationTools;
+import dev.mero.tools.MeroTools;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+
+/**
+ * The Java snippets of the README, compiled and run by {@link ReadmeSnippetsRunTest}. Each region between
+ * {@code // README:begin name} and {@code // README:end} stands verbatim in README.md
+ * ({@link ReadmeSnippetsTest} holds the two equal). {@code workspace} and {@code docs} are the host
+ * directories a snippet exposes; {@code model} is the chat model.
+ */
+final class ReadmeSnippets {
+
+    /** The AI service of the first snippet. */
+    interface Assistant {
+        String chat(String userMessage);
+    }
+
+    /** A worker agent's AI service. */
+    interface Worker {
+        String chat(String task);
+    }
+
+    /** The manager agent's AI service. */
+    interface Manager {
+        String chat(String request);
+    }
+
+    private final String workspace;
+    private final String docs;
+    private final ChatModel model;
+
+    ReadmeSnippets(Path workspace, Path docs, ChatModel model) {
+        this.workspace = workspace.toString();
+        this.docs = docs.toString();
+        this.model = model;
+    }
+
+    Assistant usingLangChain4j() {
+        // README:begin using-langchain4j
+        SecurityContext context = SecurityContext.builder()
+                .name("worker_1")
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE))
+                .path(PathEntry.of(docs, "docs", Permission.READ))
+                .build();
+
+        Assistant assistant = MeroTools.configure(AiServices.builder(Assistant.class).chatModel(model), context)
+                .build();
+        // README:end
+        return assistant;
+    }
+
+    ResolvedPath paths() {
+        // README:begin paths
+        SecurityContext context = SecurityContext.builder()
+                .name("worker_1")
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE))  // default mount
+                .path(PathEntry.builder().path(docs).slug("docs").allow(Permission.READ).build())
+                .permissions(Permission.READ, Permission.WRITE)   // ceiling over every entry (default: all four)
+                .build();
+
+        ResolvedPath target = context.checkPathAccess("/ws/notes.txt", Permission.WRITE);
+        target.slug();         // "ws"
+        target.virtualPath();  // "/ws/notes.txt"  (what the model should see)
+        target.realPath();     // <workspace>/notes.txt, canonical (what the operation uses)
+        context.recheck(target);  // right before use: still the same real path, still allowed?
+        // README:end
+        return target;
+    }
+
+    String commands() {
+        // README:begin commands
+        SecurityContext context = SecurityContext.builder()
+                .name("worker_1")
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE, Permission.EXECUTE))
+                .allowCommand("git status")        // a token prefix: allows "git status --short", not "git push"
+                .allowCommand("ls")
+                .denyCommand("git status --ignored")
+                .build();
+
+        CommandResult result = context.runCommand("git status --short", "/ws");   // guard + run, in the sandbox
+        String forTheModel = result.toModelText();   // output, or "Error: command exited with code 128. ..."
+        // README:end
+        return forTheModel;
+    }
+
+    SecurityContext[] sandboxSettings() {
+        // README:begin sandbox
+        SecurityContext withNetwork = SecurityContext.builder()
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.EXECUTE))
+                .allowCommand("curl")
+                .commandSandbox(CommandSandbox.builder().network(true).build())   // commands may use the network
+                .build();
+        SecurityContext unsandboxed = SecurityContext.builder()
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.EXECUTE))
+                .allowCommand("ls")
+                .commandSandbox(CommandSandbox.disabled())   // explicit opt-out: checks only, one warning logged
+                .build();
+        // README:end
+        return new SecurityContext[] {withNetwork, unsandboxed};
+    }
+
+    SecurityContext approval() {
+        // README:begin approval
+        SecurityContext context = SecurityContext.builder()
+                .name("worker_1")
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE, Permission.EXECUTE))
+                .requireApproval(Permission.WRITE, Permission.EXECUTE)
+                .approval(ChainedApproval.of(Duration.ofMinutes(2),
+                        SessionApprovalMemory.wrap(ConsoleApproval.create()),   // remembers exact approvals only
+                        ApprovalBackends.alwaysDeny()))
+                .build();
+        // README:end
+        return context;
+    }
+
+    Manager managerAndWorkers(SecurityContext managerContext) {
+        // README:begin delegation
+        DelegationTools delegation = DelegationTools.builder(managerContext)
+                .worker("reader", "reads and summarises files", narrowing -> narrowing.permissions(Permission.READ),
+                        workerContext -> MeroTools.configure(AiServices.builder(Worker.class).chatModel(model),
+                                workerContext).build()::chat)
+                .build();
+        Manager manager = MeroTools.configure(AiServices.builder(Manager.class).chatModel(model), managerContext)
+                .tools(delegation).build();
+        // README:end
+        return manager;
+    }
+
+    // README:begin custom-tool
+    /** A tool of your own on the same core: guarded like the built-in ones, refusals shown as Denied:/Error:. */
+    static final class WordCountTool {
+
+        private final SecurityContext context;
+
+        WordCountTool(SecurityContext context) {
+            this.context = context;
+        }
+
+        @Tool("Counts the words of a text file. Paths look like /<mount>/...; list_roots shows the mounts.")
+        String count_words(@P("Path of the file, e.g. /ws/notes.md") String path) throws IOException {
+            // scope, rate limit, path checks, approval and audit, in the fixed order; throws a MeroToolsException
+            ResolvedPath target = context.guard(Operation.FILE_READ, path);
+            // opened without following any link, so a link swapped in after the check leads nowhere
+            try (SeekableByteChannel channel = SecureFiles.newByteChannel(target, StandardOpenOption.READ)) {
+                String text = new String(Channels.newInputStream(channel).readNBytes(1 << 20), UTF_8);
+                return target.virtualPath() + ": " + text.split("\\s+").length + " words";
+            }
+        }
+    }
+    // README:end
+}
