@@ -1,9 +1,9 @@
 package dev.mero.examples;
 
-import dev.mero.core.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.audit.AuditLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +13,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The small file tree the example agent works on, and the security context that mounts it: the
+ * The small file tree the example agents work on, and the security context that mounts it: the
  * {@code workspace} directory as {@code /ws} (READ, WRITE) and the {@code docs} directory as {@code /docs}
- * (READ only).
+ * (READ only). The audit trail goes to the transcript, right after the call that caused it.
  */
 public final class DemoWorkspace {
 
@@ -39,16 +39,10 @@ public final class DemoWorkspace {
 
     private final Path workspace;
     private final Path docs;
-    private final SecurityContext context;
 
     private DemoWorkspace(Path workspace, Path docs) {
         this.workspace = workspace;
         this.docs = docs;
-        this.context = SecurityContext.builder()
-                .name(CONTEXT_NAME)
-                .path(PathEntry.of(workspace.toString(), "ws", Permission.READ, Permission.WRITE))
-                .path(PathEntry.of(docs.toString(), "docs", Permission.READ))
-                .build();
     }
 
     /**
@@ -70,12 +64,18 @@ public final class DemoWorkspace {
     }
 
     /**
-     * The security context that decides every tool call of the agent.
+     * The context's builder with both mounts, its name and the transcript as audit sink; an example adds
+     * what it needs (approval, commands) and builds it.
      *
-     * @return the context
+     * @param transcript where the audit trail is shown
+     * @return the builder
      */
-    public SecurityContext context() {
-        return context;
+    SecurityContext.Builder contextBuilder(Transcript transcript) {
+        return SecurityContext.builder()
+                .name(CONTEXT_NAME)
+                .path(PathEntry.of(workspace.toString(), "ws", Permission.READ, Permission.WRITE))
+                .path(PathEntry.of(docs.toString(), "docs", Permission.READ))
+                .auditLog(AuditLog.builder().sink(transcript.auditSink()).build());
     }
 
     /**
@@ -94,17 +94,6 @@ public final class DemoWorkspace {
      */
     public Path docs() {
         return docs;
-    }
-
-    /**
-     * One line per mount, for the transcript and the system message: {@code /ws ['READ', 'WRITE']}.
-     *
-     * @return the mounts
-     */
-    public List<String> mounts() {
-        return context.paths().stream()
-                .map(entry -> entry.mountPoint() + " " + Messages.permissions(entry.allowed()))
-                .collect(Collectors.toList());
     }
 
     /**
