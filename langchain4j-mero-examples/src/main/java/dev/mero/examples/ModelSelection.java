@@ -203,6 +203,7 @@ final class ModelSelection {
             return Optional.empty();
         }
         String server = "the model server at " + baseUrl;
+        // the transport's own failure first: clients wrap it in errors of their own
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof UnresolvedModelServerException || t instanceof UnresolvedAddressException
                     || t instanceof UnknownHostException) {
@@ -214,6 +215,8 @@ final class ModelSelection {
                         + "server runs and listens there, and OPENAI_BASE_URL (most OpenAI-compatible servers "
                         + "expect it to end in /v1).");
             }
+        }
+        for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof AuthenticationException) {
                 return Optional.of(capitalised(server) + " refused the API key (" + reason(t) + "). Check "
                         + "OPENAI_API_KEY.");
