@@ -66,7 +66,9 @@ class ToolLoopTest {
 
         List<ToolSpecification> specs = model.requests().get(0).toolSpecifications();
         assertThat(specs).extracting(ToolSpecification::name)
-                .containsExactlyInAnyOrder("read_file", "write_file", "list_roots", "list_directory");
+                .containsExactlyInAnyOrder("read_file", "write_file", "append_file", "edit_file", "copy_file",
+                        "move_file", "delete_file", "file_info", "list_roots", "list_directory", "directory_tree",
+                        "create_directory", "delete_directory");
         ToolSpecification write = specs.stream().filter(s -> s.name().equals("write_file")).findFirst().orElseThrow();
         assertThat(write.parameters().properties()).containsOnlyKeys("path", "content");
         assertThat(write.parameters().required()).containsExactly("path", "content");

@@ -6,6 +6,8 @@ import dev.mero.core.OperationFailedException;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 
 /**
@@ -33,17 +35,28 @@ final class ListDirectory implements ToolOperation {
         try (SecureDirectory directory = Targets.openDirectory(target)) {
             context.recheck(target);
             return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries());
-        } catch (NotDirectoryException | java.nio.file.NoSuchFileException e) {
-            context.recheck(target);
-            throw notADirectory(target);
         } catch (IOException e) {
-            if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
-                    && fs.getReason().contains("Not a directory")) {
-                context.recheck(target);
-                throw notADirectory(target);
-            }
-            throw Targets.failure(context, "list", target, e);
+            throw failure(context, target, e);
         }
+    }
+
+    /**
+     * The failure for a directory that could not be opened or read: not a directory (or missing), or an I/O
+     * error; a target that moved is reported as the re-check's denial.
+     *
+     * @param context the context that checked the target
+     * @param target  the target
+     * @param cause   the failure
+     * @return the failure to throw
+     */
+    static OperationFailedException failure(SecurityContext context, ResolvedPath target, IOException cause) {
+        context.recheck(target);
+        if (cause instanceof NotDirectoryException || cause instanceof NoSuchFileException
+                || cause instanceof FileSystemException fs && fs.getReason() != null
+                && fs.getReason().contains("Not a directory")) {
+            return notADirectory(target);
+        }
+        return Targets.failure(context, "list", target, cause);
     }
 
     /**

@@ -46,8 +46,21 @@ public final class MeroOperations {
         Map<String, ToolOperation> map = new HashMap<>();
         map.put(FileToolTexts.READ_FILE, new ReadFile(context, limits));
         map.put(FileToolTexts.WRITE_FILE, new WriteFile(context, limits));
+        map.put(FileToolTexts.APPEND_FILE, new AppendFile(context, limits));
+        map.put(FileToolTexts.EDIT_FILE, new EditFile(context, limits));
+        map.put(FileToolTexts.COPY_FILE, new CopyFile(context, limits));
+        map.put(FileToolTexts.MOVE_FILE, new MoveFile(context, limits));
+        map.put(FileToolTexts.DELETE_FILE, new DeleteFile(context));
+        map.put(FileToolTexts.FILE_INFO, new FileInfo(context));
         map.put(DirectoryToolTexts.LIST_ROOTS, new ListRoots(context));
         map.put(DirectoryToolTexts.LIST_DIRECTORY, new ListDirectory(context, limits));
+        map.put(DirectoryToolTexts.DIRECTORY_TREE, new DirectoryTree(context, limits));
+        map.put(DirectoryToolTexts.CREATE_DIRECTORY, new CreateDirectory(context));
+        map.put(DirectoryToolTexts.DELETE_DIRECTORY, new DeleteDirectory(context, limits));
+        map.put(SearchToolTexts.FIND_FILES, new FindFiles(context, limits));
+        map.put(SearchToolTexts.SEARCH_TEXT, new SearchText(context, limits));
+        map.put(CommandToolTexts.RUN_COMMAND, new RunCommand(context));
+        map.put(SyncToolTexts.SYNC_DIRECTORY, new SyncDirectory(context, limits));
         map.keySet().retainAll(catalogueNames(catalogue));
         this.operations = Map.copyOf(map);
     }
