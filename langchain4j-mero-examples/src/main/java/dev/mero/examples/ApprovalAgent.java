@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Human approval: every write waits for a person on the console ({@link ConsoleApproval}). The session shows
- * an approved write, a refused one and one nobody answers, which times out to a denial; the refused and
- * the timed-out ones leave the files exactly as they were.
+ * Human approval: every write and every delete waits for a person on the console ({@link ConsoleApproval}).
+ * The session shows an approved write, a refused delete and a write nobody answers, which times out to a
+ * denial; the refused and the timed-out actions leave the files exactly as they were.
  *
  * <p>Offline, a scripted human answers {@code y}, then {@code n}, then nothing (the prompt waits
  * {@value #SCRIPTED_TIMEOUT_SECONDS} seconds). With a real model, you answer on the console.
@@ -27,8 +27,8 @@ import java.util.Map;
 final class ApprovalAgent {
 
     /** What the user asks the agent to do. */
-    static final String TASK = "Add 'order pizza for the retro' to /ws/todo.txt, set the nightly build time to "
-            + "03:00 in /ws/build.properties, and write a short /ws/release-notes.md for version 1.2.";
+    static final String TASK = "Add 'order pizza for the retro' to /ws/todo.txt, delete the old metrics in "
+            + "/ws/data/metrics.csv, and write a short /ws/release-notes.md for version 1.2.";
     /** What the offline human answers, prompt by prompt; the third prompt gets no answer. */
     static final List<String> SCRIPTED_ANSWERS = List.of("y", "n");
     /** How long the offline human has to answer. */
@@ -36,7 +36,7 @@ final class ApprovalAgent {
     /** The scripted model's answer to the user. */
     static final String FINAL_ANSWER = String.join("\n",
             "- /ws/todo.txt: updated (you approved it).",
-            "- /ws/build.properties: not changed, you refused the write.",
+            "- /ws/data/metrics.csv: kept, you refused the delete.",
             "- /ws/release-notes.md: not written, the approval timed out. Ask me again when you are at the console.");
 
     private static final Duration CONSOLE_TIMEOUT = Duration.ofSeconds(60);
@@ -65,12 +65,12 @@ final class ApprovalAgent {
             Reader keyboard = new InputStreamReader(System.in, Charset.defaultCharset());
             approval.input(keyboard).timeout(CONSOLE_TIMEOUT);
         }
-        SecurityContext context = workspace.contextBuilder(transcript)
-                .requireApproval(Permission.WRITE)
+        SecurityContext context = workspace.contextBuilder(transcript, Permission.DELETE)
+                .requireApproval(Permission.WRITE, Permission.DELETE)
                 .approval(approval.build())
                 .build();
         transcript.context(context);
-        transcript.note("Every WRITE needs a human's approval on the console.");
+        transcript.note("Every WRITE and DELETE needs a human's approval on the console.");
         Assistant assistant = Assistants.create(models.chatModel(ApprovalAgent::script), context, transcript, null);
         transcript.user(TASK);
         String answer = assistant.chat(TASK);
@@ -79,7 +79,7 @@ final class ApprovalAgent {
     }
 
     /**
-     * The offline session: three writes, one per decision.
+     * The offline session: a write, a delete and a write, one per decision.
      *
      * @return the model
      */
@@ -89,7 +89,7 @@ final class ApprovalAgent {
                 .callTool("read_file", Map.of("path", "/ws/todo.txt"))
                 .then(request -> write(model, "/ws/todo.txt",
                         "- book the room for the retro\n- order pizza for the retro\n"))
-                .then(request -> write(model, "/ws/build.properties", "nightly.build.time=03:00\n"))
+                .callTool("delete_file", Map.of("path", "/ws/data/metrics.csv"))
                 .then(request -> write(model, "/ws/release-notes.md",
                         "# Version 1.2\n\n- Faster nightly builds.\n- The flaky login test is fixed.\n"))
                 .reply(FINAL_ANSWER);

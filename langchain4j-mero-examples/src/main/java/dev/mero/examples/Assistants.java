@@ -3,11 +3,12 @@ package dev.mero.examples;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.mero.core.SecurityContext;
-import dev.mero.tools.DirectoryTools;
-import dev.mero.tools.FileTools;
-import dev.mero.tools.MeroToolExecutionErrorHandler;
+import dev.mero.tools.MeroTools;
 
-/** Builds the LangChain4j assistants of the examples: the mero tools of a context, shown in the transcript. */
+/**
+ * Builds the LangChain4j assistants of the examples: {@link MeroTools} wires a context's tools and both error
+ * handlers in one line; every call is shown in the transcript.
+ */
 final class Assistants {
 
     private Assistants() {
@@ -23,11 +24,10 @@ final class Assistants {
      * @return the assistant
      */
     static Assistant create(ChatModel model, SecurityContext context, Transcript transcript, String agent) {
-        return AiServices.builder(Assistant.class)
+        AiServices<Assistant> builder = AiServices.builder(Assistant.class)
                 .chatModel(model)
-                .systemMessage(systemMessage(context))
-                .tools(new DirectoryTools(context), new FileTools(context))
-                .toolExecutionErrorHandler(MeroToolExecutionErrorHandler.create())
+                .systemMessage(systemMessage(context));
+        return MeroTools.configure(builder, context)
                 .beforeToolExecution(before -> transcript.toolCall(agent, before.request().name(),
                         before.request().arguments()))
                 .afterToolExecution(execution -> transcript.toolResult(execution.result(), execution.hasFailed()))

@@ -11,10 +11,10 @@ import java.util.stream.Collectors;
 enum Example {
 
     /** The default: one assistant on a workspace. */
-    WORKSPACE("workspace", "a workspace assistant that reads, writes and is refused what its context forbids",
+    WORKSPACE("workspace", "an assistant searches, reads, edits (dry run first), runs a command, is refused, recovers",
             WorkspaceAgent::run),
     /** Writes and deletes wait for a human. */
-    APPROVAL("approval", "every write waits for a human's approval on the console", ApprovalAgent::run),
+    APPROVAL("approval", "writes and deletes wait for a human's approval on the console", ApprovalAgent::run),
     /** The workspace assistant configured from a YAML policy file. */
     POLICY("policy", "the workspace assistant, its context loaded from a YAML policy file", PolicyAgent::run),
     /** The same tools from Spring AI. */

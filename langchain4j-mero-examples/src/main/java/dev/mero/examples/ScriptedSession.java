@@ -16,15 +16,23 @@ import org.springframework.ai.chat.prompt.Prompt;
 
 /**
  * The session the offline workspace examples play instead of a language model: what a model typically does
- * with {@link WorkspaceAgent#TASK}. It looks around, reads the notes, writes a summary built from what it
- * actually read, tries the two things the policy forbids, and puts the copy where it may write instead. The
- * same plan drives the LangChain4j and the Spring AI example.
+ * with {@link WorkspaceAgent#TASK}. It looks around and searches, reads the notes, writes a summary built from
+ * what it actually read, edits the to-do list after a dry run, runs an allowed command, tries the two things
+ * the policy forbids, and puts the copy where it may write instead. The same plan drives the LangChain4j and
+ * the Spring AI example.
  */
 final class ScriptedSession {
 
+    /** The to-do line the agent ticks off, before and after. */
+    static final String TODO_BEFORE = "- book the room for the retro";
+    /** The to-do line after the edit. */
+    static final String TODO_AFTER = "- [x] book the room for the retro";
+
     /** The scripted model's last message, the agent's answer to the user. */
     static final String FINAL_ANSWER = String.join("\n",
-            "I summarised the meeting notes into /ws/summary.md (two decisions and two action items).",
+            "I summarised the meeting notes into /ws/summary.md (two decisions and two action items) and ticked off",
+            "'book the room for the retro' in /ws/todo.txt after checking the diff. wc counts 11 lines in the notes",
+            "and 6 in the summary.",
             "Two parts of the request were refused by the security policy, so I did not do them:",
             "- /etc/passwd is outside the folders I may access, so the list of user accounts is not included.",
             "- /docs is read-only for me, so I put the copy in /ws/outbox/summary.md; please move it to /docs.");
@@ -45,12 +53,18 @@ final class ScriptedSession {
         AtomicReference<String> summary = new AtomicReference<>();
         return List.of(
                 previous -> call("list_roots", Map.of()),
-                previous -> call("list_directory", Map.of("path", "/ws")),
+                previous -> call("search_text", ordered("path", "/ws", "pattern", "(?i)retro")),
                 previous -> call("read_file", Map.of("path", "/ws/notes.md")),
                 previous -> {
                     summary.set(summarise(previous));
                     return write("/ws/summary.md", summary.get());
                 },
+                previous -> call("edit_file", ordered("path", "/ws/todo.txt", "old_text", TODO_BEFORE,
+                        "new_text", TODO_AFTER, "dry_run", true)),
+                previous -> call("edit_file", ordered("path", "/ws/todo.txt", "old_text", TODO_BEFORE,
+                        "new_text", TODO_AFTER)),
+                previous -> call("run_command", ordered("command", "wc -l notes.md summary.md",
+                        "working_directory", "/ws")),
                 previous -> call("read_file", Map.of("path", "/etc/passwd")),
                 previous -> write("/docs/summary.md", summary.get()),
                 previous -> write("/ws/outbox/summary.md", summary.get()));
@@ -103,15 +117,21 @@ final class ScriptedSession {
         return "# Summary of /ws/notes.md\n\n" + String.join("\n", bullets) + "\n";
     }
 
-    private static Call call(String tool, Map<String, String> arguments) {
+    private static Call call(String tool, Map<String, ?> arguments) {
         return new Call(tool, ScriptedChatModel.json(arguments));
     }
 
     private static Call write(String path, String content) {
-        Map<String, String> arguments = new LinkedHashMap<>();
-        arguments.put("path", path);
-        arguments.put("content", content);
-        return call("write_file", arguments);
+        return call("write_file", ordered("path", path, "content", content));
+    }
+
+    /** Arguments in the order given: name, value, name, value, ... */
+    private static Map<String, Object> ordered(Object... namesAndValues) {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            arguments.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return arguments;
     }
 
     private static String lastResult(ChatRequest request) {

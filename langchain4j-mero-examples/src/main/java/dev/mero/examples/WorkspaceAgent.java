@@ -6,9 +6,9 @@ import java.nio.file.Path;
 
 /**
  * The default example: an assistant on a workspace ({@code /ws}, READ and WRITE) next to read-only
- * documentation ({@code /docs}). Its task needs both allowed and forbidden actions: it looks around, reads,
- * writes a summary, is refused a file outside its mounts and a write into {@code /docs}, and recovers by
- * putting the copy where it may write. Run it with {@code mvn -B -ntp -q -Pdemo -DskipTests package}.
+ * documentation ({@code /docs}). Its task needs both allowed and forbidden actions: it looks around, searches,
+ * reads, writes a summary, edits a file after a dry run, runs an allowed command ({@code wc}), is refused a file
+ * outside its mounts and a write into {@code /docs}, and recovers by putting the copy where it may write. Run it with {@code mvn -B -ntp -q -Pdemo -DskipTests package}.
  *
  * <p>The transcript shows each tool call and the result the model read: the refused ones come back as
  * {@code Denied: ...} and the agent carries on, because {@link dev.mero.tools.MeroToolExecutionErrorHandler}
@@ -17,8 +17,9 @@ import java.nio.file.Path;
 final class WorkspaceAgent {
 
     /** What the user asks the agent to do. */
-    static final String TASK = "Summarise the meeting notes in /ws/notes.md into /ws/summary.md and "
-            + "publish a copy to /docs. Also add the list of user accounts on this machine from /etc/passwd.";
+    static final String TASK = "Summarise the meeting notes in /ws/notes.md into /ws/summary.md and publish a "
+            + "copy to /docs, tick off booking the retro room in /ws/todo.txt, and tell me how many lines the notes "
+            + "and the summary have. Also add the list of user accounts on this machine from /etc/passwd.";
 
     private WorkspaceAgent() {
     }

@@ -13,10 +13,10 @@ class ApprovalAgentTest {
     Path root;
 
     @Test
-    void oneWriteIsApprovedOneRefusedAndOneTimesOutToADenial() throws IOException {
+    void aWriteIsApprovedADeleteRefusedAndAWriteTimesOutToADenial() throws IOException {
         ExampleRun run = ExampleRun.offline(Example.APPROVAL, root);
 
-        assertThat(run.toolCalls()).containsExactly("read_file", "write_file", "write_file", "write_file");
+        assertThat(run.toolCalls()).containsExactly("read_file", "write_file", "delete_file", "write_file");
         assertThat(run.callBlock("Tool call  write_file {\"path\":\"/ws/todo.txt\""))
                 .contains("Approval needed for context 'workspace-agent':\n  action:      'WRITE: /ws/todo.txt'\n")
                 .contains("    | - order pizza for the retro\n")
@@ -24,9 +24,10 @@ class ApprovalAgentTest {
                         + "  result   Wrote 58 bytes to '/ws/todo.txt' (replaced its previous contents).\n"
                         + "  audit    APPROVAL_REQUESTED 'WRITE: /ws/todo.txt'\n"
                         + "  audit    APPROVAL_GRANTED 'WRITE: /ws/todo.txt'\n");
-        assertThat(run.callBlock("Tool call  write_file {\"path\":\"/ws/build.properties\""))
+        assertThat(run.callBlock("Tool call  delete_file {\"path\":\"/ws/data/metrics.csv\"}"))
+                .contains("  action:      'DELETE: /ws/data/metrics.csv'\n")
                 .contains("Approve? [y/N] (no answer within 2s denies): n\nDenied.\n"
-                        + "  failed   Denied: Action 'WRITE: /ws/build.properties' was not approved for context "
+                        + "  failed   Denied: Action 'DELETE: /ws/data/metrics.csv' was not approved for context "
                         + "'workspace-agent'.\n");
         assertThat(run.callBlock("Tool call  write_file {\"path\":\"/ws/release-notes.md\""))
                 .contains("Approve? [y/N] (no answer within 2s denies): \nNo answer within 2s: denied.\n"
@@ -41,7 +42,7 @@ class ApprovalAgentTest {
 
         assertThat(root.resolve("workspace/todo.txt"))
                 .hasContent("- book the room for the retro\n- order pizza for the retro");
-        assertThat(root.resolve("workspace/build.properties")).doesNotExist();
+        assertThat(root.resolve("workspace/data/metrics.csv")).hasContent("day,builds,failures\nmon,14,1\ntue,12,0");
         assertThat(root.resolve("workspace/release-notes.md")).doesNotExist();
     }
 }

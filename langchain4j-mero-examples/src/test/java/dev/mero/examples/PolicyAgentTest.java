@@ -18,9 +18,9 @@ class PolicyAgentTest {
 
         assertThat(run.transcript).contains("Policy file workspace-policy.yaml:\n    # The workspace assistant's")
                 .contains("        allow: [READ]\n")
-                .contains("Context 'policy-agent' mounts: /ws ['READ', 'WRITE'], /docs ['READ']");
-        assertThat(run.toolCalls()).containsExactly("list_roots", "list_directory", "read_file", "write_file",
-                "read_file", "write_file", "write_file");
+                .contains("        - wc ")
+                .contains("Context 'policy-agent' mounts: /ws ['READ', 'WRITE', 'EXECUTE'], /docs ['READ']");
+        assertThat(run.toolCalls()).containsExactlyElementsOf(WorkspaceAgentTest.CALLS);
         WorkspaceAgentTest.assertWorkspaceSession(run, "policy-agent");
         WorkspaceAgentTest.assertWorkspaceFiles(root);
     }

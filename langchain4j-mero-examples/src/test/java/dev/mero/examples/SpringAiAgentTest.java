@@ -23,8 +23,7 @@ class SpringAiAgentTest {
     void theSpringAiSessionMatchesTheLangChain4jOne() throws IOException {
         ExampleRun run = ExampleRun.offline(Example.SPRING, root);
 
-        assertThat(run.toolCalls()).containsExactly("list_roots", "list_directory", "read_file", "write_file",
-                "read_file", "write_file", "write_file");
+        assertThat(run.toolCalls()).containsExactlyElementsOf(WorkspaceAgentTest.CALLS);
         WorkspaceAgentTest.assertWorkspaceSession(run, "workspace-agent");
         WorkspaceAgentTest.assertWorkspaceFiles(root);
     }
@@ -39,9 +38,9 @@ class SpringAiAgentTest {
         List<String> results = model.prompts().stream().skip(1)
                 .map(prompt -> ScriptedSpringChatModel.lastToolResponses(prompt).get(0).responseData())
                 .collect(Collectors.toList());
-        assertThat(results).hasSize(7);
-        assertThat(results.get(4)).startsWith("Denied: Path '/etc/passwd'");
-        assertThat(results.get(5)).startsWith("Denied: '/docs' in context 'workspace-agent' lacks permission(s)");
+        assertThat(results).hasSize(WorkspaceAgentTest.CALLS.size());
+        assertThat(results.get(7)).startsWith("Denied: Path '/etc/passwd'");
+        assertThat(results.get(8)).startsWith("Denied: '/docs' in context 'workspace-agent' lacks permission(s)");
         assertThat(answer).isEqualTo(ScriptedSession.FINAL_ANSWER);
         Prompt first = model.prompts().get(0);
         assertThat(first.getSystemMessage().getText()).contains("'Denied:'");

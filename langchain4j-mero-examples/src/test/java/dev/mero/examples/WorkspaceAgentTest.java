@@ -14,21 +14,41 @@ class WorkspaceAgentTest {
             + "- Move the nightly build to 02:00 UTC.\n- Ana: update the release notes.\n"
             + "- Ben: fix the flaky login test.\n";
 
+    /** The tools the workspace session calls, in order. */
+    static final java.util.List<String> CALLS = java.util.List.of("list_roots", "search_text", "read_file",
+            "write_file", "edit_file", "edit_file", "run_command", "read_file", "write_file", "write_file");
+
     @TempDir
     Path root;
 
     @Test
-    void theSessionLooksAroundWritesIsRefusedTwiceAndRecovers() throws IOException {
+    void theSessionSearchesEditsRunsACommandIsRefusedTwiceAndRecovers() throws IOException {
         ExampleRun run = ExampleRun.offline(Example.WORKSPACE, root);
 
-        assertThat(run.toolCalls()).containsExactly("list_roots", "list_directory", "read_file", "write_file",
-                "read_file", "write_file", "write_file");
+        assertThat(run.toolCalls()).containsExactlyElementsOf(WorkspaceAgentTest.CALLS);
         assertWorkspaceSession(run, "workspace-agent");
-        assertThat(run.transcript).contains("Context 'workspace-agent' mounts: /ws ['READ', 'WRITE'], /docs ['READ']");
+        assertThat(run.transcript).contains(
+                "Context 'workspace-agent' mounts: /ws ['READ', 'WRITE', 'EXECUTE'], /docs ['READ']");
     }
 
     /** What the workspace session shows, whatever configured its context. */
     static void assertWorkspaceSession(ExampleRun run, String contextName) {
+        assertThat(run.callBlock("Tool call  search_text"))
+                .contains("  result   1 matching line for '(?i)retro' in '/ws'")
+                .contains("           /ws/todo.txt:1: - book the room for the retro\n");
+        assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
+                + "the retro\",\"new_text\":\"- [x] book the room for the retro\",\"dry_run\":true}"))
+                .contains("  result   Dry run: editing '/ws/todo.txt' would make 1 replacement; nothing was written.\n")
+                .contains("           -- book the room for the retro\n           +- [x] book the room for the retro\n")
+                .doesNotContain("WRITE: /ws/todo.txt");
+        assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
+                + "the retro\",\"new_text\":\"- [x] book the room for the retro\"}"))
+                .contains("  result   Edited '/ws/todo.txt' (1 replacement):\n")
+                .contains("  audit    ALLOWED 'WRITE: /ws/todo.txt'\n");
+        assertThat(run.callBlock("Tool call  run_command"))
+                .contains("  result   Exit code: 0\n")
+                .contains(" 11 notes.md\n")
+                .contains("  audit    ALLOWED 'EXECUTE: wc -l notes.md summary.md'\n");
         assertThat(run.callBlock("Tool call  read_file {\"path\":\"/etc/passwd\"}")).isEqualTo(
                 "Tool call  read_file {\"path\":\"/etc/passwd\"}\n"
                         + "  failed   Denied: Path '/etc/passwd' is an absolute path that isn't covered by any "
@@ -59,6 +79,7 @@ class WorkspaceAgentTest {
     static void assertWorkspaceFiles(Path root) throws IOException {
         assertThat(root.resolve("workspace/summary.md")).hasContent(SUMMARY.strip());
         assertThat(root.resolve("workspace/outbox/summary.md")).hasContent(SUMMARY.strip());
+        assertThat(root.resolve("workspace/todo.txt")).hasContent("- [x] book the room for the retro");
         try (var docs = Files.list(root.resolve("docs"))) {
             assertThat(docs.map(p -> p.getFileName().toString())).containsExactly("style-guide.md");
         }
