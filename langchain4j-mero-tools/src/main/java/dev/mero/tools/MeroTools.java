@@ -1,8 +1,11 @@
 package dev.mero.tools;
 
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
+import dev.mero.core.Messages;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
 import java.util.List;
@@ -15,8 +18,10 @@ import java.util.Objects;
  * Agent agent = MeroTools.configure(AiServices.builder(Agent.class).chatModel(model), context).build();
  * }</pre>
  *
- * <p>{@link #forContext(SecurityContext)} returns the parts for a hand-made wiring: the annotated tool objects,
- * both error handlers and the {@link MeroToolProvider}. Immutable and thread-safe.
+ * <p>{@link #forContext(SecurityContext)} returns the parts for a hand-made wiring: the annotated tool objects
+ * (for {@code AiServices.tools(...)}; LangChain4j itself converts their arguments, so a number given for a
+ * string arrives as text), both error handlers and the {@link MeroToolProvider}, which checks arguments
+ * strictly. Immutable and thread-safe.
  */
 public final class MeroTools {
 
@@ -24,12 +29,14 @@ public final class MeroTools {
     private final List<Object> tools;
     private final MeroToolExecutionErrorHandler executionErrorHandler = new MeroToolExecutionErrorHandler();
     private final MeroToolArgumentsErrorHandler argumentsErrorHandler;
+    private final MeroToolProvider toolProvider;
 
     private MeroTools(MeroOperations operations) {
         this.operations = Objects.requireNonNull(operations, "operations");
         this.tools = List.of(new FileTools(operations), new DirectoryTools(operations), new SearchTools(operations),
                 new CommandTools(operations), new SyncTools(operations));
         this.argumentsErrorHandler = new MeroToolArgumentsErrorHandler(operations.catalogue());
+        this.toolProvider = MeroToolProvider.builder(operations).build();
     }
 
     /**
@@ -53,7 +60,9 @@ public final class MeroTools {
     }
 
     /**
-     * Wires a context into an AI-service builder: the tools and both error handlers.
+     * Wires a context into an AI-service builder: the {@link MeroToolProvider} (only the tools the context can
+     * use, strict arguments, replay memory, untrusted content marked, per-call identity) and both error
+     * handlers.
      *
      * @param builder the builder
      * @param context the context that decides every call
@@ -72,9 +81,33 @@ public final class MeroTools {
      * @return the same builder
      */
     public <T> AiServices<T> applyTo(AiServices<T> builder) {
-        return builder.tools(tools)
+        return builder.toolProvider(toolProvider)
                 .toolExecutionErrorHandler(executionErrorHandler)
-                .toolArgumentsErrorHandler(argumentsErrorHandler);
+                .toolArgumentsErrorHandler(argumentsErrorHandler)
+                .hallucinatedToolNameStrategy(MeroTools::unknownTool);
+    }
+
+    /**
+     * The result for a call of a tool that was not offered (unknown, or not usable by this context or caller):
+     * an error the model can act on instead of a failed AI-service call.
+     *
+     * @param request the call
+     * @return the error result
+     */
+    static ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
+        return ToolExecutionResultMessage.builder().id(request.id()).toolName(request.name()).isError(true)
+                .text("Error: there is no tool " + Messages.quote(request.name()) + " available to you. Use one of "
+                        + "the tools you were given; list_roots shows what you may do where.")
+                .build();
+    }
+
+    /**
+     * The tool provider {@link #applyTo(AiServices)} registers.
+     *
+     * @return the provider
+     */
+    public MeroToolProvider toolProvider() {
+        return toolProvider;
     }
 
     /**
