@@ -44,12 +44,19 @@ final class ExampleRun {
                 .collect(Collectors.toList());
     }
 
-    /** The block a tool call printed: its line, the result and the audit lines, up to the blank line. */
+    /** The block a tool call printed: its line, the result and the audit lines, up to the next call or answer. */
     String callBlock(String toolCallLinePrefix) {
         int start = transcript.indexOf(toolCallLinePrefix);
         assertThat(start).as("a line starting with %s in%n%s", toolCallLinePrefix, transcript).isNotNegative();
-        int end = transcript.indexOf("\n\n", start);
+        int end = start;
+        do {
+            end = transcript.indexOf("\n\n", end + 1);
+        } while (end >= 0 && !startsABlock(transcript.substring(end + 2)));
         return transcript.substring(start, end < 0 ? transcript.length() : end + 1);
+    }
+
+    private static boolean startsABlock(String rest) {
+        return rest.startsWith("Tool call  ") || rest.startsWith("[") || rest.matches("(?s)^[A-Za-z]+: .*");
     }
 
     private void assertPlainText() {

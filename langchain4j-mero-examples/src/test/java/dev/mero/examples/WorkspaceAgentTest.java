@@ -34,8 +34,12 @@ class WorkspaceAgentTest {
     /** What the workspace session shows, whatever configured its context. */
     static void assertWorkspaceSession(ExampleRun run, String contextName) {
         assertThat(run.callBlock("Tool call  search_text"))
-                .contains("  result   1 matching line for '(?i)retro' in '/ws'")
+                .contains("  result   <untrusted-data tool=\"search_text\" id=\"")
+                .contains("           1 matching line for '(?i)retro' in '/ws'")
                 .contains("           /ws/todo.txt:1: - book the room for the retro\n");
+        assertThat(run.callBlock("Tool call  read_file {\"path\":\"/ws/notes.md\"}"))
+                .contains("  result   <untrusted-data tool=\"read_file\" id=\"")
+                .contains("           - Ship version 1.2 on Friday.\n");
         assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
                 + "the retro\",\"new_text\":\"- [x] book the room for the retro\",\"dry_run\":true}"))
                 .contains("  result   Dry run: editing '/ws/todo.txt' would make 1 replacement; nothing was written.\n")
@@ -46,7 +50,7 @@ class WorkspaceAgentTest {
                 .contains("  result   Edited '/ws/todo.txt' (1 replacement):\n")
                 .contains("  audit    ALLOWED 'WRITE: /ws/todo.txt'\n");
         assertThat(run.callBlock("Tool call  run_command"))
-                .contains("  result   Exit code: 0\n")
+                .contains("Exit code: 0\n")
                 .contains(" 11 notes.md\n")
                 .contains("  audit    ALLOWED 'EXECUTE: wc -l notes.md summary.md'\n");
         assertThat(run.callBlock("Tool call  read_file {\"path\":\"/etc/passwd\"}")).isEqualTo(

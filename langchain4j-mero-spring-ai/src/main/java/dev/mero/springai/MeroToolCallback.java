@@ -3,6 +3,7 @@ package dev.mero.springai;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.ops.UntrustedContent;
 import java.util.Objects;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
@@ -17,7 +18,10 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * model text}, {@code Denied: ...} or {@code Error: ...}. The mapping happens here, inside the callback, so it
  * is the same for a {@code ChatClient}, a direct {@link #call(String)} and Spring AI's MCP server exposure, and
  * it does not depend on the application's {@code ToolExecutionExceptionProcessor}. Any other exception is a
- * bug and propagates unchanged. Results are plain text (no JSON encoding of the string).
+ * bug and propagates unchanged. Results are plain text (no JSON encoding of the string); the results of tools
+ * that return untrusted content (file text, names, command output, search matches) are put between data
+ * markers ({@link UntrustedContent}), as the LangChain4j binding does, unless {@link MeroToolCallbacks} was told
+ * otherwise.
  *
  * <p>Instances are immutable and thread-safe; build them with {@link MeroToolCallbacks}.
  */
@@ -26,10 +30,12 @@ public final class MeroToolCallback implements ToolCallback {
     private final MeroOperations operations;
     private final ToolDescriptor tool;
     private final ToolDefinition definition;
+    private final boolean wrapUntrusted;
 
-    MeroToolCallback(MeroOperations operations, ToolDescriptor tool) {
+    MeroToolCallback(MeroOperations operations, ToolDescriptor tool, boolean wrapUntrusted) {
         this.operations = Objects.requireNonNull(operations, "operations");
         this.tool = Objects.requireNonNull(tool, "tool");
+        this.wrapUntrusted = wrapUntrusted;
         this.definition = ToolDefinition.builder()
                 .name(tool.name())
                 .description(tool.description())
@@ -61,7 +67,8 @@ public final class MeroToolCallback implements ToolCallback {
     @Override
     public String call(String toolInput) {
         try {
-            return operations.call(tool.name(), toolInput);
+            String text = operations.call(tool.name(), toolInput);
+            return wrapUntrusted && tool.untrustedOutput() ? UntrustedContent.wrap(tool.name(), text) : text;
         } catch (MeroToolsException e) {
             return e.toModelText();
         }

@@ -27,10 +27,10 @@ public final class MeroToolCallbacks implements ToolCallbackProvider {
     private final MeroOperations operations;
     private final List<MeroToolCallback> callbacks;
 
-    private MeroToolCallbacks(MeroOperations operations) {
+    private MeroToolCallbacks(MeroOperations operations, boolean wrapUntrusted) {
         this.operations = operations;
         this.callbacks = operations.availableTools().stream()
-                .map(tool -> new MeroToolCallback(operations, tool))
+                .map(tool -> new MeroToolCallback(operations, tool, wrapUntrusted))
                 .collect(Collectors.toUnmodifiableList());
     }
 
@@ -51,7 +51,19 @@ public final class MeroToolCallbacks implements ToolCallbackProvider {
      * @return the callbacks
      */
     public static MeroToolCallbacks forOperations(MeroOperations operations) {
-        return new MeroToolCallbacks(Objects.requireNonNull(operations, "operations"));
+        return forOperations(operations, true);
+    }
+
+    /**
+     * The tools of already configured operations, choosing whether untrusted content is marked as data.
+     *
+     * @param operations    the operations
+     * @param wrapUntrusted {@code true} (the default elsewhere) to put file text, names, command output and
+     *                      search matches between data markers; {@code false} for plain results
+     * @return the callbacks
+     */
+    public static MeroToolCallbacks forOperations(MeroOperations operations, boolean wrapUntrusted) {
+        return new MeroToolCallbacks(Objects.requireNonNull(operations, "operations"), wrapUntrusted);
     }
 
     /**

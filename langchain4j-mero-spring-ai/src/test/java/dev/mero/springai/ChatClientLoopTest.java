@@ -66,7 +66,7 @@ class ChatClientLoopTest {
         List<ToolResponseMessage.ToolResponse> denied = ScriptedSpringChatModel.lastToolResponses(prompts.get(1));
         assertThat(denied).singleElement().satisfies(response -> {
             assertThat(response.name()).isEqualTo("read_file");
-            assertThat(response.responseData()).startsWith("Denied: Path '/etc/passwd'");
+            assertThat(response.responseData()).startsWith("Denied: Path '/etc/passwd'"); // a decision, not data
         });
         assertThat(ScriptedSpringChatModel.lastToolResponses(prompts.get(2)).get(0).responseData())
                 .contains("Ship on Friday.");

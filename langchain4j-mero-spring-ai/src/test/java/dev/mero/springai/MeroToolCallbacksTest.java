@@ -85,10 +85,21 @@ class MeroToolCallbacksTest {
     }
 
     @Test
-    void anAllowedCallReturnsTheToolTextUnencoded() {
+    void anAllowedCallReturnsTheToolTextUnencodedBetweenDataMarkers() {
         String result = tool("read_file").call("{\"path\":\"/ws/notes.md\"}");
 
-        assertThat(result).contains("Ship on Friday.").doesNotStartWith("\"").doesNotStartWith("Denied:");
+        assertThat(result).startsWith("<untrusted-data tool=\"read_file\" id=\"").contains("\nShip on Friday.\n")
+                .endsWith("\">").doesNotStartWith("\"").doesNotContain("Denied:");
+    }
+
+    @Test
+    void plainResultsOnRequestAndOnlyUntrustedOutputIsMarked() {
+        MeroToolCallbacks plain = MeroToolCallbacks.forOperations(MeroOperations.forContext(context), false);
+
+        assertThat(plain.find("read_file").orElseThrow().call("{\"path\":\"/ws/notes.md\"}"))
+                .isEqualTo(MeroOperations.forContext(context).call("read_file", "{\"path\":\"/ws/notes.md\"}"));
+        String written = tool("write_file").call("{\"path\":\"/ws/new.md\",\"content\":\"x\"}");
+        assertThat(written).doesNotContain("untrusted-data").contains("/ws/new.md");
     }
 
     @Test
