@@ -27,12 +27,23 @@ final class Assistants {
         AiServices<Assistant> builder = AiServices.builder(Assistant.class)
                 .chatModel(model)
                 .systemMessage(systemMessage(context));
-        return MeroTools.configure(builder, context)
+        return transcribed(MeroTools.configure(builder, context), transcript, agent).build();
+    }
+
+    /**
+     * Shows every tool call of an AI service in the transcript: the call before it runs, the result after.
+     *
+     * @param builder    the AI service's builder
+     * @param transcript where calls are shown
+     * @param agent      the agent's name in the transcript, or {@code null} for an example's only agent
+     * @return the same builder
+     */
+    static AiServices<Assistant> transcribed(AiServices<Assistant> builder, Transcript transcript, String agent) {
+        return builder
                 .beforeToolExecution(before -> transcript.toolCall(agent, before.request().name(),
                         before.request().arguments()))
                 .afterToolExecution(execution -> transcript.toolResult(execution.result(), execution.hasFailed()))
-                .maxToolCallingRoundTrips(20)
-                .build();
+                .maxToolCallingRoundTrips(20);
     }
 
     /**

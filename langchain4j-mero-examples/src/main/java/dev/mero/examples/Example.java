@@ -13,6 +13,9 @@ enum Example {
     /** The default: one assistant on a workspace. */
     WORKSPACE("workspace", "an assistant searches, reads, edits (dry run first), runs a command, is refused, recovers",
             WorkspaceAgent::run),
+    /** A manager delegates to two narrowed workers. */
+    MANAGER("manager", "a manager delegates to a read-only and a drafts-only worker; a worker's denial reaches it",
+            ManagerAgent::run),
     /** Writes and deletes wait for a human. */
     APPROVAL("approval", "writes and deletes wait for a human's approval on the console", ApprovalAgent::run),
     /** The workspace assistant configured from a YAML policy file. */

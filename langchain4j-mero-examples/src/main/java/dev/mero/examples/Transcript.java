@@ -1,6 +1,7 @@
 package dev.mero.examples;
 
 import dev.mero.core.Messages;
+import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditSink;
@@ -8,7 +9,9 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -205,9 +208,16 @@ final class Transcript {
         }
     }
 
+    /** Each mount with what the context may do there: the entry's allows within the context's ceiling. */
     private static String mounts(SecurityContext context) {
         return context.paths().stream()
-                .map(entry -> entry.mountPoint() + " " + Messages.permissions(entry.allowed()))
+                .map(entry -> {
+                    Set<Permission> effective = EnumSet.noneOf(Permission.class);
+                    effective.addAll(entry.allowed());
+                    effective.retainAll(context.permissions());
+                    effective.removeAll(entry.denied());
+                    return entry.mountPoint() + " " + Messages.permissions(effective);
+                })
                 .collect(Collectors.joining(", "));
     }
 
