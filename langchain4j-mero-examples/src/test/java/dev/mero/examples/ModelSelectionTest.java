@@ -9,10 +9,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ModelSelectionTest {
 
@@ -75,13 +78,16 @@ class ModelSelectionTest {
         assertThat(ModelSelection.from(new String[] {"--offline", "--openai"}, KEY).problem()).isNotNull();
     }
 
-    @Test
-    void aServerThatIsNotThereIsNamedWithWhatToCheck() throws IOException {
+    @ParameterizedTest
+    @EnumSource(Example.class)
+    void aServerThatIsNotThereIsNamedWithWhatToCheck(Example example) throws IOException {
         String url = "http://127.0.0.1:" + closedPort() + "/v1";
         ModelSelection selection = ModelSelection.from(new String[0],
                 Map.of("OPENAI_API_KEY", "sk-test", "OPENAI_BASE_URL", url));
+        Path directory = Files.createDirectories(root.resolve(example.id()));
 
-        Throwable failure = catchThrowable(() -> Example.WORKSPACE.run(root.resolve("lc4j"), selection, quiet()));
+        Throwable failure = catchThrowable(() -> example.run(directory, selection,
+                new Transcript(new PrintStream(new ByteArrayOutputStream(), true, UTF_8))));
 
         assertThat(failure).isNotNull();
         assertThat(selection.explain(failure)).hasValueSatisfying(text -> assertThat(text)
@@ -90,30 +96,11 @@ class ModelSelectionTest {
     }
 
     @Test
-    void theSpringAiExampleNamesTheServerToo() throws IOException {
-        String url = "http://127.0.0.1:" + closedPort() + "/v1";
-        ModelSelection selection = ModelSelection.from(new String[0],
-                Map.of("OPENAI_API_KEY", "sk-test", "OPENAI_BASE_URL", url));
-
-        Throwable failure = catchThrowable(() -> Example.SPRING.run(root.resolve("spring"), selection, quiet()));
-
-        assertThat(failure).isNotNull();
-        assertThat(selection.explain(failure)).hasValueSatisfying(text -> assertThat(text)
-                .startsWith("Could not connect to the model server at " + url + " ("));
-    }
-
-    @Test
     void aBugIsNotMistakenForAServerProblem() {
         ModelSelection selection = ModelSelection.from(new String[0], KEY);
 
         assertThat(selection.explain(new NullPointerException("bug"))).isEmpty();
         assertThat(ModelSelection.scripted().explain(new java.net.ConnectException("refused"))).isEmpty();
-    }
-
-    private Transcript quiet() throws IOException {
-        java.nio.file.Files.createDirectories(root.resolve("lc4j"));
-        java.nio.file.Files.createDirectories(root.resolve("spring"));
-        return new Transcript(new PrintStream(new ByteArrayOutputStream(), true, UTF_8));
     }
 
     private static int closedPort() throws IOException {

@@ -2,10 +2,6 @@ package dev.mero.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.ArgumentMatchers.eq;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
@@ -101,9 +97,7 @@ class ChatClientLoopTest {
     @Test
     void aBugInAToolAbortsTheChatClientCall() {
         IllegalStateException bug = new IllegalStateException("a real bug");
-        MeroOperations broken = mock(MeroOperations.class);
-        when(broken.availableTools()).thenReturn(MeroOperations.forContext(context).availableTools());
-        when(broken.call(eq("read_file"), anyString())).thenThrow(bug);
+        MeroOperations broken = BrokenOperations.throwingOnReadFile(context, bug);
         ScriptedSpringChatModel model = new ScriptedSpringChatModel()
                 .callTool("read_file", "{\"path\":\"/ws/notes.md\"}")
                 .reply("never reached");
