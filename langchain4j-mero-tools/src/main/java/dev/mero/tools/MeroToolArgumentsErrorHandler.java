@@ -7,13 +7,12 @@ import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
+import dev.mero.core.error.ToolFailures;
 import dev.mero.core.ops.ToolArguments;
 import dev.mero.core.ops.ToolCatalogue;
 import dev.mero.core.ops.ToolDescriptor;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Turns arguments LangChain4j could not decode (malformed JSON, a missing primitive, a value of the wrong type)
@@ -47,7 +46,7 @@ public final class MeroToolArgumentsErrorHandler implements ToolArgumentsErrorHa
      * @param catalogue the catalogue whose descriptors give the {@code Expected ...} hints
      */
     public MeroToolArgumentsErrorHandler(ToolCatalogue catalogue) {
-        this.catalogue = java.util.Objects.requireNonNull(catalogue, "catalogue");
+        this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
     }
 
     /**
@@ -59,12 +58,13 @@ public final class MeroToolArgumentsErrorHandler implements ToolArgumentsErrorHa
      */
     @Override
     public ToolErrorHandlerResult handle(Throwable error, ToolErrorContext context) {
-        MeroToolsException mero = meroExceptionIn(context == null ? null : context.rawError());
-        if (mero == null) {
-            mero = meroExceptionIn(error);
+        Throwable raw = context == null ? null : context.rawError();
+        Optional<MeroToolsException> decision = raw == null ? Optional.empty() : ToolFailures.decision(raw);
+        if (decision.isEmpty() && error != null) {
+            decision = ToolFailures.decision(error);
         }
-        if (mero != null) {
-            return ToolErrorHandlerResult.text(mero.toModelText());
+        if (decision.isPresent()) {
+            return ToolErrorHandlerResult.text(decision.get().toModelText());
         }
         ToolExecutionRequest request = context == null ? null : context.toolExecutionRequest();
         String name = request == null ? null : request.name();
@@ -81,15 +81,5 @@ public final class MeroToolArgumentsErrorHandler implements ToolArgumentsErrorHa
         return ToolErrorHandlerResult.text(new InvalidInputException("Invalid input: the arguments of "
                 + Messages.quote(name) + " could not be read. Expected a JSON object with the tool's parameters, "
                 + "each of the type its schema gives.").toModelText());
-    }
-
-    private static MeroToolsException meroExceptionIn(Throwable throwable) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable t = throwable; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof MeroToolsException mero) {
-                return mero;
-            }
-        }
-        return null;
     }
 }

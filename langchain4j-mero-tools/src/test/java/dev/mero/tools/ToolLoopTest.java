@@ -12,7 +12,9 @@ import dev.langchain4j.exception.ToolExecutionException;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolExecutor;
+import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
+import dev.mero.core.PermissionDeniedException;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -157,6 +159,30 @@ class ToolLoopTest {
         @Tool("A tool whose disk fails")
         String failing(String input) throws IOException {
             throw new IOException("disk on fire");
+        }
+
+        @Tool("A tool with a bug that wraps a library decision")
+        String wrapping(String input) {
+            throw new IllegalStateException("bug", new PermissionDeniedException("looks like a decision"));
+        }
+
+        @Tool("A tool whose assertion fails around a library failure")
+        String asserting(String input) {
+            throw new AssertionError("broken invariant", new OperationFailedException("looks like a failure"));
+        }
+    }
+
+    @Test
+    void aBugCarryingALibraryExceptionPropagatesAndTheModelNeverSeesIt() {
+        for (String tool : List.of("wrapping", "asserting")) {
+            ScriptedChatModel model = new ScriptedChatModel()
+                    .callTool(tool, "{\"input\":\"x\"}")
+                    .reply("never reached");
+
+            assertThatThrownBy(() -> agent(model, new BuggyTools()).chat("go")).as(tool)
+                    .isInstanceOfAny(IllegalStateException.class, AssertionError.class)
+                    .hasMessageNotContaining("looks like");
+            assertThat(model.requests()).as(tool).hasSize(1);
         }
     }
 

@@ -5,6 +5,7 @@ import static java.nio.file.StandardOpenOption.APPEND;
 import static java.nio.file.StandardOpenOption.CREATE;
 import static java.nio.file.StandardOpenOption.WRITE;
 
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.ResolvedPath;
@@ -16,7 +17,8 @@ import java.nio.channels.SeekableByteChannel;
 /**
  * {@code append_file(path, content)}: adds text at the end of a file, creating it if needed. The file is opened
  * relative to its directory without following a link ({@code O_APPEND|O_NOFOLLOW}); a device or pipe is refused
- * before it is opened. The approval request carries the SHA-256 of the complete appended text.
+ * before it is opened. The approval request carries the SHA-256 of the complete appended text as its content
+ * digest.
  */
 final class AppendFile implements ToolOperation {
 
@@ -33,25 +35,25 @@ final class AppendFile implements ToolOperation {
         String text = arguments.string("content");
         byte[] bytes = text.getBytes(UTF_8);
         WriteFile.checkSize(bytes.length, limits.maxWriteBytes(), "append_file");
-        ResolvedPath target = context.guard(Operation.FILE_WRITE, arguments.string("path"),
-                ApprovalDetails.content("Appended text", text));
-        try (WriteTarget write = WriteTarget.open(context, target, "append_file")) {
-            context.recheck(target);
-            long size;
-            try (SeekableByteChannel out = write.parent.newByteChannel(write.name, CREATE, WRITE, APPEND)) {
+        return context.run(Operation.FILE_WRITE, arguments.string("path"), ApprovalDetails.content("Appended text", text), ContentDigest.of(bytes), target -> {
+            try (WriteTarget write = WriteTarget.open(context, target, "append_file")) {
                 context.recheck(target);
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    out.write(buffer);
+                long size;
+                try (SeekableByteChannel out = write.parent.newByteChannel(write.name, CREATE, WRITE, APPEND)) {
+                    context.recheck(target, bytes);
+                    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                    while (buffer.hasRemaining()) {
+                        out.write(buffer);
+                    }
+                    size = out.size();
                 }
-                size = out.size();
+                return "Appended " + bytes.length + (bytes.length == 1 ? " byte" : " bytes") + " to "
+                        + Messages.quote(target.virtualPath()) + " ("
+                        + (write.existsAsFile() ? "now " + size + " bytes" : "created the file" + write.parentsNote())
+                        + ").";
+            } catch (IOException e) {
+                throw Targets.failure(context, "append to", target, e);
             }
-            return "Appended " + bytes.length + (bytes.length == 1 ? " byte" : " bytes") + " to "
-                    + Messages.quote(target.virtualPath()) + " ("
-                    + (write.existsAsFile() ? "now " + size + " bytes" : "created the file" + write.parentsNote())
-                    + ").";
-        } catch (IOException e) {
-            throw Targets.failure(context, "append to", target, e);
-        }
+        });
     }
 }

@@ -24,23 +24,23 @@ final class CopyFile implements ToolOperation {
 
     @Override
     public String run(ToolArguments arguments) {
-        ResolvedPath source = context.guard(Operation.FILE_READ, arguments.string("source"));
-        FileCopy.Digest digest = FileCopy.digest(context, source, limits.maxCopyBytes(), "copy_file");
-        ResolvedPath destination = context.guard(Operation.FILE_WRITE, arguments.string("destination"),
-                "SHA-256: " + digest.sha256 + "\nCopy of " + Messages.quote(source.virtualPath()) + " ("
-                        + digest.size + " bytes)");
-        if (destination.realPath().equals(source.realPath())) {
-            throw new OperationFailedException("The source and the destination are the same file ("
-                    + Messages.quote(source.virtualPath()) + "); nothing was copied.");
-        }
-        try (WriteTarget write = WriteTarget.open(context, destination, "copy_file")) {
-            FileCopy.copy(context, source, write, digest, limits.maxCopyBytes(), "copy_file");
-            context.recheck(destination);
-            return "Copied " + Messages.quote(source.virtualPath()) + " to " + Messages.quote(destination.virtualPath())
-                    + " (" + digest.size + " bytes; " + (write.existsAsFile() ? "replaced the file there"
-                    : "created the file" + write.parentsNote()) + ").";
-        } catch (IOException e) {
-            throw Targets.failure(context, "copy to", destination, e);
-        }
+        return context.run(Operation.FILE_READ, arguments.string("source"), null, null, source -> {
+            FileCopy.Digest digest = FileCopy.digest(context, source, limits.maxCopyBytes(), "copy_file");
+            ResolvedPath destination = context.guard(Operation.FILE_WRITE, arguments.string("destination"),
+                    "Copy of " + Messages.quote(source.virtualPath()) + " (" + digest.size + " bytes)", digest.sha256);
+            if (destination.realPath().equals(source.realPath())) {
+                throw new OperationFailedException("The source and the destination are the same file ("
+                        + Messages.quote(source.virtualPath()) + "); nothing was copied.");
+            }
+            try (WriteTarget write = WriteTarget.open(context, destination, "copy_file")) {
+                FileCopy.copy(context, source, write, digest, limits.maxCopyBytes(), "copy_file");
+                context.recheck(destination);
+                return "Copied " + Messages.quote(source.virtualPath()) + " to " + Messages.quote(destination.virtualPath())
+                        + " (" + digest.size + " bytes; " + (write.existsAsFile() ? "replaced the file there"
+                        : "created the file" + write.parentsNote()) + ").";
+            } catch (IOException e) {
+                throw Targets.failure(context, "copy to", destination, e);
+            }
+        });
     }
 }

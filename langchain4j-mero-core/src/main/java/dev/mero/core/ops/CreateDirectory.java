@@ -19,14 +19,15 @@ final class CreateDirectory implements ToolOperation {
 
     @Override
     public String run(ToolArguments arguments) {
-        ResolvedPath target = context.guard(Operation.DIRECTORY_CREATE, arguments.string("path"));
-        int created = target.isMountRoot() ? 0 : Directories.ensure(context, target.realPath(), target);
-        context.recheck(target);
-        if (created == 0) {
-            return Messages.quote(target.virtualPath()) + " already exists; nothing was created.";
-        }
-        return "Created " + Messages.quote(target.virtualPath())
-                + (created > 1 ? " (and " + (created - 1) + " missing parent director"
-                + (created == 2 ? "y" : "ies") + ")" : "") + ".";
+        return context.run(Operation.DIRECTORY_CREATE, arguments.string("path"), null, null, target -> {
+            int created = target.isMountRoot() ? 0 : Directories.ensure(context, target.realPath(), target);
+            context.recheck(target);
+            if (created == 0) {
+                return Messages.quote(target.virtualPath()) + " already exists; nothing was created.";
+            }
+            return "Created " + Messages.quote(target.virtualPath())
+                    + (created > 1 ? " (and " + (created - 1) + " missing parent director"
+                    + (created == 2 ? "y" : "ies") + ")" : "") + ".";
+        });
     }
 }

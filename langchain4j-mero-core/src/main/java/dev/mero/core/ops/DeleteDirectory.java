@@ -33,45 +33,46 @@ final class DeleteDirectory implements ToolOperation {
     @Override
     public String run(ToolArguments arguments) {
         boolean recursive = arguments.optionalBoolean("recursive").orElse(false);
-        ResolvedPath target = context.guard(Operation.FILE_DELETE, arguments.string("path"));
-        if (target.isMountRoot()) {
-            throw new PathAccessDeniedException("Path " + Messages.quote(target.virtualPath()) + " is a mount; a "
-                    + "mount itself cannot be deleted. Delete what is inside it instead.");
-        }
-        try (SecureDirectory parent = Targets.openParent(target)) {
-            context.recheck(target);
-            String name = Targets.name(target);
-            Optional<BasicFileAttributes> attributes = parent.attributes(name);
-            if (attributes.isEmpty()) {
-                return absent(target);
+        return context.run(Operation.FILE_DELETE, arguments.string("path"), null, null, target -> {
+            if (target.isMountRoot()) {
+                throw new PathAccessDeniedException("Path " + Messages.quote(target.virtualPath()) + " is a mount; a "
+                        + "mount itself cannot be deleted. Delete what is inside it instead.");
             }
-            if (!attributes.get().isDirectory()) {
-                throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is not a directory; use "
-                        + "delete_file to delete files.");
-            }
-            if (!recursive) {
-                try {
-                    parent.deleteDirectory(name);
-                } catch (DirectoryNotEmptyException e) {
-                    throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is not empty; set "
-                            + "recursive to true to delete it with everything inside.");
+            try (SecureDirectory parent = Targets.openParent(target)) {
+                context.recheck(target);
+                String name = Targets.name(target);
+                Optional<BasicFileAttributes> attributes = parent.attributes(name);
+                if (attributes.isEmpty()) {
+                    return absent(target);
                 }
-                return "Deleted the empty directory " + Messages.quote(target.virtualPath()) + ".";
+                if (!attributes.get().isDirectory()) {
+                    throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is not a directory; use "
+                            + "delete_file to delete files.");
+                }
+                if (!recursive) {
+                    try {
+                        parent.deleteDirectory(name);
+                    } catch (DirectoryNotEmptyException e) {
+                        throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is not empty; set "
+                                + "recursive to true to delete it with everything inside.");
+                    }
+                    return "Deleted the empty directory " + Messages.quote(target.virtualPath()) + ".";
+                }
+                int entries = checkTree(target);
+                context.recheck(target);
+                try (SecureDirectory directory = parent.child(name)) {
+                    deleteContents(directory, 1, new int[] {entries * 2 + 16});
+                }
+                parent.deleteDirectory(name);
+                return "Deleted " + Messages.quote(target.virtualPath()) + " and the " + entries
+                        + (entries == 1 ? " entry" : " entries") + " inside it.";
+            } catch (NoSuchFileException e) {
+                context.recheck(target);
+                return absent(target);
+            } catch (IOException e) {
+                throw Targets.failure(context, "delete", target, e);
             }
-            int entries = checkTree(target);
-            context.recheck(target);
-            try (SecureDirectory directory = parent.child(name)) {
-                deleteContents(directory, 1, new int[] {entries * 2 + 16});
-            }
-            parent.deleteDirectory(name);
-            return "Deleted " + Messages.quote(target.virtualPath()) + " and the " + entries
-                    + (entries == 1 ? " entry" : " entries") + " inside it.";
-        } catch (NoSuchFileException e) {
-            context.recheck(target);
-            return absent(target);
-        } catch (IOException e) {
-            throw Targets.failure(context, "delete", target, e);
-        }
+        });
     }
 
     /** Walks the whole tree and refuses before anything is removed; returns how many entries it holds. */

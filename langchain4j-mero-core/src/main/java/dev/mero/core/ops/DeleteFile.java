@@ -24,27 +24,28 @@ final class DeleteFile implements ToolOperation {
 
     @Override
     public String run(ToolArguments arguments) {
-        ResolvedPath target = context.guard(Operation.FILE_DELETE, arguments.string("path"));
-        if (target.isMountRoot()) {
-            throw isADirectory(target);
-        }
-        try (SecureDirectory parent = Targets.openParent(target)) {
-            context.recheck(target);
-            Optional<BasicFileAttributes> attributes = parent.attributes(Targets.name(target));
-            if (attributes.isEmpty()) {
-                return absent(target);
-            }
-            if (attributes.get().isDirectory()) {
+        return context.run(Operation.FILE_DELETE, arguments.string("path"), null, null, target -> {
+            if (target.isMountRoot()) {
                 throw isADirectory(target);
             }
-            parent.deleteFile(Targets.name(target));
-            return "Deleted " + Messages.quote(target.virtualPath()) + ".";
-        } catch (NoSuchFileException e) {
-            context.recheck(target);
-            return absent(target);
-        } catch (IOException e) {
-            throw Targets.failure(context, "delete", target, e);
-        }
+            try (SecureDirectory parent = Targets.openParent(target)) {
+                context.recheck(target);
+                Optional<BasicFileAttributes> attributes = parent.attributes(Targets.name(target));
+                if (attributes.isEmpty()) {
+                    return absent(target);
+                }
+                if (attributes.get().isDirectory()) {
+                    throw isADirectory(target);
+                }
+                parent.deleteFile(Targets.name(target));
+                return "Deleted " + Messages.quote(target.virtualPath()) + ".";
+            } catch (NoSuchFileException e) {
+                context.recheck(target);
+                return absent(target);
+            } catch (IOException e) {
+                throw Targets.failure(context, "delete", target, e);
+            }
+        });
     }
 
     private static String absent(ResolvedPath target) {

@@ -32,38 +32,39 @@ final class DirectoryTree implements ToolOperation {
             throw ToolArguments.invalid(arguments.tool(), "'max_depth' is " + depth + "; it must be between 1 and "
                     + limits.maxTreeDepth());
         }
-        ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, arguments.string("path"));
-        StringBuilder lines = new StringBuilder();
-        TreeWalk.Outcome outcome;
-        try {
-            outcome = TreeWalk.walk(context, target, depth, limits.maxTreeEntries(), Long.MAX_VALUE,
-                    Permission.READ, new TreeWalk.Visitor() {
-                        @Override
-                        public boolean visit(String relative, int level, BasicFileAttributes a,
-                                             SecureDirectory parent, String name) {
-                            lines.append('\n').append("  ".repeat(level - 1)).append(DirectoryListing.displayName(name))
-                                    .append(a.isDirectory() ? "/" : a.isSymbolicLink() ? "@" : "");
-                            return true;
-                        }
+        return context.run(Operation.DIRECTORY_LIST, arguments.string("path"), null, null, target -> {
+            StringBuilder lines = new StringBuilder();
+            TreeWalk.Outcome outcome;
+            try {
+                outcome = TreeWalk.walk(context, target, depth, limits.maxTreeEntries(), Long.MAX_VALUE,
+                        Permission.READ, new TreeWalk.Visitor() {
+                            @Override
+                            public boolean visit(String relative, int level, BasicFileAttributes a,
+                                                 SecureDirectory parent, String name) {
+                                lines.append('\n').append("  ".repeat(level - 1)).append(DirectoryListing.displayName(name))
+                                        .append(a.isDirectory() ? "/" : a.isSymbolicLink() ? "@" : "");
+                                return true;
+                            }
 
-                        @Override
-                        public void denied(String relative) {
-                            lines.append(" (no access)");
-                        }
-                    });
-        } catch (IOException e) {
-            throw ListDirectory.failure(context, target, e);
-        }
-        if (outcome.entries == 0) {
-            return Messages.quote(target.virtualPath()) + " is an empty directory.";
-        }
-        StringBuilder out = new StringBuilder("Tree of ").append(Messages.quote(target.virtualPath()))
-                .append(" (depth ").append(depth).append("; directories end with '/', symbolic links with '@'):")
-                .append(lines);
-        if (outcome.cutByEntries) {
-            out.append("\n[Truncated: showing the first ").append(outcome.entries)
-                    .append(" entries; list a subdirectory or use a smaller max_depth.]");
-        }
-        return out.toString();
+                            @Override
+                            public void denied(String relative) {
+                                lines.append(" (no access)");
+                            }
+                        });
+            } catch (IOException e) {
+                throw ListDirectory.failure(context, target, e);
+            }
+            if (outcome.entries == 0) {
+                return Messages.quote(target.virtualPath()) + " is an empty directory.";
+            }
+            StringBuilder out = new StringBuilder("Tree of ").append(Messages.quote(target.virtualPath()))
+                    .append(" (depth ").append(depth).append("; directories end with '/', symbolic links with '@'):")
+                    .append(lines);
+            if (outcome.cutByEntries) {
+                out.append("\n[Truncated: showing the first ").append(outcome.entries)
+                        .append(" entries; list a subdirectory or use a smaller max_depth.]");
+            }
+            return out.toString();
+        });
     }
 }

@@ -2,6 +2,7 @@ package dev.mero.core.ops;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
@@ -42,49 +43,51 @@ final class EditFile implements ToolOperation {
             throw ToolArguments.invalid(arguments.tool(), "'old_text' is empty; give the exact text to replace");
         }
         String path = arguments.string("path");
-        ResolvedPath target = context.guard(Operation.FILE_READ, path);
-        byte[] original = FileContent.read(context, target, limits.maxWriteBytes(), "edit_file");
-        String before = decode(target, original);
-        int count = occurrences(before, oldText);
-        if (count == 0) {
-            throw new OperationFailedException("'old_text' was not found in " + Messages.quote(target.virtualPath())
-                    + ". Read the file again and copy the text exactly, including whitespace and line breaks.");
-        }
-        if (count > 1 && !replaceAll) {
-            throw new OperationFailedException("'old_text' occurs " + count + " times in "
-                    + Messages.quote(target.virtualPath()) + ". Include more surrounding text so that it occurs "
-                    + "once, or set replace_all to true to replace every occurrence.");
-        }
-        String after = replaceAll ? before.replace(oldText, newText) : replaceFirst(before, oldText, newText);
-        byte[] bytes = after.getBytes(UTF_8);
-        WriteFile.checkSize(bytes.length, limits.maxWriteBytes(), "edit_file");
-        String diff = UnifiedDiff.of(target.virtualPath(), before, after);
-        String replacements = count + (count == 1 ? " replacement" : " replacements");
-        if (dryRun) {
-            return "Dry run: editing " + Messages.quote(target.virtualPath()) + " would make " + replacements
-                    + "; nothing was written.\n" + shown(diff);
-        }
-        if (before.equals(after)) {
-            return Messages.quote(target.virtualPath()) + " is unchanged: 'new_text' equals 'old_text'.";
-        }
-        ResolvedPath writable = context.guard(Operation.FILE_WRITE, path,
-                ApprovalDetails.edit(target.virtualPath(), oldText, newText, replaceAll, diff));
-        if (!writable.realPath().equals(target.realPath())) {
-            throw new OperationFailedException(Messages.quote(target.virtualPath()) + " changed while it was being "
-                    + "edited; nothing was written. Read it again and retry.");
-        }
-        try (SecureDirectory parent = Targets.openParent(writable)) {
-            byte[] now = FileContent.read(context, writable, parent, limits.maxWriteBytes(), "edit_file");
-            if (!Arrays.equals(now, original)) {
-                throw new OperationFailedException(Messages.quote(target.virtualPath()) + " changed since it was "
-                        + "read; nothing was written. Read it again and retry the edit.");
+        return context.run(Operation.FILE_READ, path, null, null, target -> {
+            byte[] original = FileContent.read(context, target, limits.maxWriteBytes(), "edit_file");
+            String before = decode(target, original);
+            int count = occurrences(before, oldText);
+            if (count == 0) {
+                throw new OperationFailedException("'old_text' was not found in " + Messages.quote(target.virtualPath())
+                        + ". Read the file again and copy the text exactly, including whitespace and line breaks.");
             }
-            AtomicWrite.replace(parent, Targets.name(writable), bytes);
-            context.recheck(writable);
-        } catch (IOException e) {
-            throw Targets.failure(context, "edit", writable, e);
-        }
-        return "Edited " + Messages.quote(target.virtualPath()) + " (" + replacements + "):\n" + shown(diff);
+            if (count > 1 && !replaceAll) {
+                throw new OperationFailedException("'old_text' occurs " + count + " times in "
+                        + Messages.quote(target.virtualPath()) + ". Include more surrounding text so that it occurs "
+                        + "once, or set replace_all to true to replace every occurrence.");
+            }
+            String after = replaceAll ? before.replace(oldText, newText) : replaceFirst(before, oldText, newText);
+            byte[] bytes = after.getBytes(UTF_8);
+            WriteFile.checkSize(bytes.length, limits.maxWriteBytes(), "edit_file");
+            String diff = UnifiedDiff.of(target.virtualPath(), before, after);
+            String replacements = count + (count == 1 ? " replacement" : " replacements");
+            if (dryRun) {
+                return "Dry run: editing " + Messages.quote(target.virtualPath()) + " would make " + replacements
+                        + "; nothing was written.\n" + shown(diff);
+            }
+            if (before.equals(after)) {
+                return Messages.quote(target.virtualPath()) + " is unchanged: 'new_text' equals 'old_text'.";
+            }
+            ResolvedPath writable = context.guard(Operation.FILE_WRITE, path,
+                    ApprovalDetails.edit(diff), ContentDigest.of(bytes));
+            if (!writable.realPath().equals(target.realPath())) {
+                throw new OperationFailedException(Messages.quote(target.virtualPath()) + " changed while it was being "
+                        + "edited; nothing was written. Read it again and retry.");
+            }
+            try (SecureDirectory parent = Targets.openParent(writable)) {
+                byte[] now = FileContent.read(context, writable, parent, limits.maxWriteBytes(), "edit_file");
+                if (!Arrays.equals(now, original)) {
+                    throw new OperationFailedException(Messages.quote(target.virtualPath()) + " changed since it was "
+                            + "read; nothing was written. Read it again and retry the edit.");
+                }
+                context.recheck(writable, bytes);
+                    AtomicWrite.replace(parent, Targets.name(writable), bytes);
+                context.recheck(writable);
+            } catch (IOException e) {
+                throw Targets.failure(context, "edit", writable, e);
+            }
+            return "Edited " + Messages.quote(target.virtualPath()) + " (" + replacements + "):\n" + shown(diff);
+        });
     }
 
     private static String shown(String diff) {

@@ -26,37 +26,38 @@ final class FileInfo implements ToolOperation {
 
     @Override
     public String run(ToolArguments arguments) {
-        ResolvedPath target = context.guard(Operation.FILE_READ, arguments.string("path"));
-        Optional<BasicFileAttributes> attributes;
-        try {
-            attributes = read(target);
-        } catch (NoSuchFileException e) {
-            attributes = Optional.empty();
-        } catch (IOException e) {
-            throw Targets.failure(context, "inspect", target, e);
-        }
-        context.recheck(target);
-        if (attributes.isEmpty()) {
-            return Messages.quote(target.virtualPath()) + " does not exist. You may: "
-                    + Messages.permissions(target.effectivePermissions()) + ".";
-        }
-        BasicFileAttributes a = attributes.get();
-        StringBuilder out = new StringBuilder(Messages.quote(target.virtualPath())).append(": ")
-                .append(Targets.kind(a));
-        if (a.isRegularFile()) {
-            out.append(", ").append(a.size()).append(a.size() == 1 ? " byte" : " bytes");
-        }
-        out.append(", modified ").append(a.lastModifiedTime().toInstant().truncatedTo(ChronoUnit.SECONDS))
-                .append(target.isMountRoot() ? " (a mount root)" : "")
-                .append(". You may: ").append(Messages.permissions(target.effectivePermissions()));
-        EnumSet<Permission> approval = EnumSet.noneOf(Permission.class);
-        approval.addAll(context.approvalRequired());
-        approval.addAll(target.approvalRequired());
-        approval.retainAll(target.effectivePermissions());
-        if (!approval.isEmpty()) {
-            out.append("; needs approval for ").append(Messages.permissions(approval));
-        }
-        return out.append('.').toString();
+        return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
+            Optional<BasicFileAttributes> attributes;
+            try {
+                attributes = read(target);
+            } catch (NoSuchFileException e) {
+                attributes = Optional.empty();
+            } catch (IOException e) {
+                throw Targets.failure(context, "inspect", target, e);
+            }
+            context.recheck(target);
+            if (attributes.isEmpty()) {
+                return Messages.quote(target.virtualPath()) + " does not exist. You may: "
+                        + Messages.permissions(target.effectivePermissions()) + ".";
+            }
+            BasicFileAttributes a = attributes.get();
+            StringBuilder out = new StringBuilder(Messages.quote(target.virtualPath())).append(": ")
+                    .append(Targets.kind(a));
+            if (a.isRegularFile()) {
+                out.append(", ").append(a.size()).append(a.size() == 1 ? " byte" : " bytes");
+            }
+            out.append(", modified ").append(a.lastModifiedTime().toInstant().truncatedTo(ChronoUnit.SECONDS))
+                    .append(target.isMountRoot() ? " (a mount root)" : "")
+                    .append(". You may: ").append(Messages.permissions(target.effectivePermissions()));
+            EnumSet<Permission> approval = EnumSet.noneOf(Permission.class);
+            approval.addAll(context.approvalRequired());
+            approval.addAll(target.approvalRequired());
+            approval.retainAll(target.effectivePermissions());
+            if (!approval.isEmpty()) {
+                out.append("; needs approval for ").append(Messages.permissions(approval));
+            }
+            return out.append('.').toString();
+        });
     }
 
     private static Optional<BasicFileAttributes> read(ResolvedPath target) throws IOException {

@@ -29,50 +29,51 @@ final class FindFiles implements ToolOperation {
     public String run(ToolArguments arguments) {
         String pattern = arguments.string("pattern");
         GlobPattern glob = GlobPattern.compile(arguments.tool(), "pattern", pattern);
-        ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, arguments.string("path"));
-        List<String> found = new ArrayList<>();
-        boolean[] moreResults = {false};
-        TreeWalk.Outcome outcome;
-        try {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
-            outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
-                    Permission.READ, (relative, depth, attributes, parent, name) -> {
-                        if (glob.matches(relative)) {
-                            if (found.size() == limits.maxFindResults()) {
-                                moreResults[0] = true;
-                                return false;
+        return context.run(Operation.DIRECTORY_LIST, arguments.string("path"), null, null, target -> {
+            List<String> found = new ArrayList<>();
+            boolean[] moreResults = {false};
+            TreeWalk.Outcome outcome;
+            try {
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
+                outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
+                        Permission.READ, (relative, depth, attributes, parent, name) -> {
+                            if (glob.matches(relative)) {
+                                if (found.size() == limits.maxFindResults()) {
+                                    moreResults[0] = true;
+                                    return false;
+                                }
+                                found.add(Targets.child(target.virtualPath(), relative)
+                                        + (attributes.isDirectory() ? "/" : attributes.isSymbolicLink() ? "@" : ""));
                             }
-                            found.add(Targets.child(target.virtualPath(), relative)
-                                    + (attributes.isDirectory() ? "/" : attributes.isSymbolicLink() ? "@" : ""));
-                        }
-                        return true;
-                    });
-        } catch (IOException e) {
-            throw ListDirectory.failure(context, target, e);
-        }
-        StringBuilder out = new StringBuilder();
-        if (found.isEmpty()) {
-            out.append("No paths below ").append(Messages.quote(target.virtualPath())).append(" match ")
-                    .append(Messages.quote(pattern)).append('.');
-        } else {
-            out.append(found.size()).append(found.size() == 1 ? " path" : " paths").append(" below ")
-                    .append(Messages.quote(target.virtualPath())).append(" match ").append(Messages.quote(pattern))
-                    .append(" (directories end with '/', symbolic links with '@'):");
-            found.forEach(path -> out.append('\n').append(displayed(path)));
-        }
-        if (moreResults[0]) {
-            out.append("\n[Truncated: showing the first ").append(found.size())
-                    .append(" matches; use a narrower pattern or directory.]");
-        } else if (outcome.cutByEntries || outcome.cutByTime) {
-            out.append("\n[Incomplete: stopped after ").append(outcome.entries).append(" entries")
-                    .append(outcome.cutByTime ? " (time limit)" : "").append("; search a smaller directory.]");
-        }
-        if (outcome.deniedDirectories > 0) {
-            out.append("\n[").append(outcome.deniedDirectories).append(" director")
-                    .append(outcome.deniedDirectories == 1 ? "y was" : "ies were")
-                    .append(" not searched: no READ permission there.]");
-        }
-        return out.toString();
+                            return true;
+                        });
+            } catch (IOException e) {
+                throw ListDirectory.failure(context, target, e);
+            }
+            StringBuilder out = new StringBuilder();
+            if (found.isEmpty()) {
+                out.append("No paths below ").append(Messages.quote(target.virtualPath())).append(" match ")
+                        .append(Messages.quote(pattern)).append('.');
+            } else {
+                out.append(found.size()).append(found.size() == 1 ? " path" : " paths").append(" below ")
+                        .append(Messages.quote(target.virtualPath())).append(" match ").append(Messages.quote(pattern))
+                        .append(" (directories end with '/', symbolic links with '@'):");
+                found.forEach(path -> out.append('\n').append(displayed(path)));
+            }
+            if (moreResults[0]) {
+                out.append("\n[Truncated: showing the first ").append(found.size())
+                        .append(" matches; use a narrower pattern or directory.]");
+            } else if (outcome.cutByEntries || outcome.cutByTime) {
+                out.append("\n[Incomplete: stopped after ").append(outcome.entries).append(" entries")
+                        .append(outcome.cutByTime ? " (time limit)" : "").append("; search a smaller directory.]");
+            }
+            if (outcome.deniedDirectories > 0) {
+                out.append("\n[").append(outcome.deniedDirectories).append(" director")
+                        .append(outcome.deniedDirectories == 1 ? "y was" : "ies were")
+                        .append(" not searched: no READ permission there.]");
+            }
+            return out.toString();
+        });
     }
 
     private static String displayed(String path) {

@@ -31,13 +31,14 @@ final class ListDirectory implements ToolOperation {
             context.checkScope(Operation.DIRECTORY_LIST);
             return ListRoots.render(context);
         }
-        ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, path);
-        try (SecureDirectory directory = Targets.openDirectory(target)) {
-            context.recheck(target);
-            return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries());
-        } catch (IOException e) {
-            throw failure(context, target, e);
-        }
+        return context.run(Operation.DIRECTORY_LIST, path, null, null, target -> {
+            try (SecureDirectory directory = Targets.openDirectory(target)) {
+                context.recheck(target);
+                return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries());
+            } catch (IOException e) {
+                throw failure(context, target, e);
+            }
+        });
     }
 
     /**

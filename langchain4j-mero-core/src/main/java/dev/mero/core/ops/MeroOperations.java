@@ -6,7 +6,6 @@ import dev.mero.core.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.limit.CallKey;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.function.Supplier;
 
 /**
  * The operations of the catalogue bound to one {@link SecurityContext}: what every binding (LangChain4j,
@@ -143,7 +141,7 @@ public final class MeroOperations {
         if (!arguments.tool().name().equals(toolName)) {
             throw new IllegalArgumentException("arguments of " + arguments.tool().name() + " given to " + toolName);
         }
-        return budgeted(toolName, arguments, () -> operation.run(arguments));
+        return operation.run(arguments);
     }
 
     /**
@@ -170,17 +168,6 @@ public final class MeroOperations {
                     + ". Expected one of: " + names + ".");
         }
         return operation;
-    }
-
-    /**
-     * The context's retry budget around a call: the same call (tool and exact arguments) that failed too
-     * often in a row is refused without running. Kept in this one place until the core's guards apply the
-     * budget themselves.
-     */
-    private String budgeted(String toolName, ToolArguments arguments, Supplier<String> call) {
-        return context.retryBudget()
-                .map(budget -> budget.run(CallKey.of(toolName, arguments.asMap().toString()), call))
-                .orElseGet(call);
     }
 
     private boolean usable(ToolDescriptor tool) {

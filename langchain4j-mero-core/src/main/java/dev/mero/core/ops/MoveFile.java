@@ -32,8 +32,7 @@ final class MoveFile implements ToolOperation {
         ResolvedPath source = context.guard(arguments.string("source"), Permission.READ, Permission.DELETE);
         FileCopy.Digest digest = FileCopy.digest(context, source, limits.maxCopyBytes(), "move_file");
         ResolvedPath destination = context.guard(Operation.FILE_WRITE, arguments.string("destination"),
-                "SHA-256: " + digest.sha256 + "\nMove of " + Messages.quote(source.virtualPath()) + " ("
-                        + digest.size + " bytes)");
+                "Move of " + Messages.quote(source.virtualPath()) + " (" + digest.size + " bytes)", digest.sha256);
         if (destination.realPath().equals(source.realPath())) {
             throw new OperationFailedException("The source and the destination are the same file ("
                     + Messages.quote(source.virtualPath()) + "); nothing was moved.");

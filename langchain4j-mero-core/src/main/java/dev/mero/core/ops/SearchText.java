@@ -56,32 +56,33 @@ final class SearchText implements ToolOperation {
         Pattern pattern = compile(arguments.tool(), regex);
         Optional<GlobPattern> glob = arguments.optionalString("glob")
                 .map(g -> GlobPattern.compile(arguments.tool(), "glob", g));
-        ResolvedPath target = context.guard(Operation.FILE_READ, arguments.string("path"));
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
-        Results results = new Results();
-        TreeWalk.Outcome outcome = null;
-        try {
-            Optional<BasicFileAttributes> self = attributesOf(target);
-            if (self.isPresent() && self.get().isRegularFile()) {
-                try (SecureDirectory parent = Targets.openParent(target)) {
-                    context.recheck(target);
-                    search(parent, Targets.name(target), target.virtualPath(), pattern, deadline, results);
+        return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
+            Results results = new Results();
+            TreeWalk.Outcome outcome = null;
+            try {
+                Optional<BasicFileAttributes> self = attributesOf(target);
+                if (self.isPresent() && self.get().isRegularFile()) {
+                    try (SecureDirectory parent = Targets.openParent(target)) {
+                        context.recheck(target);
+                        search(parent, Targets.name(target), target.virtualPath(), pattern, deadline, results);
+                    }
+                } else {
+                    context.checkScope(Operation.DIRECTORY_LIST);
+                    outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
+                            Permission.READ, (relative, depth, attributes, parent, name) -> {
+                                if (attributes.isRegularFile() && (glob.isEmpty() || glob.get().matches(relative))) {
+                                    return search(parent, name, Targets.child(target.virtualPath(), relative), pattern,
+                                            deadline, results);
+                                }
+                                return true;
+                            });
                 }
-            } else {
-                context.checkScope(Operation.DIRECTORY_LIST);
-                outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
-                        Permission.READ, (relative, depth, attributes, parent, name) -> {
-                            if (attributes.isRegularFile() && (glob.isEmpty() || glob.get().matches(relative))) {
-                                return search(parent, name, Targets.child(target.virtualPath(), relative), pattern,
-                                        deadline, results);
-                            }
-                            return true;
-                        });
+            } catch (IOException e) {
+                throw ListDirectory.failure(context, target, e);
             }
-        } catch (IOException e) {
-            throw ListDirectory.failure(context, target, e);
-        }
-        return render(target, regex, results, outcome);
+            return render(target, regex, results, outcome);
+        });
     }
 
     private Optional<BasicFileAttributes> attributesOf(ResolvedPath target) throws IOException {

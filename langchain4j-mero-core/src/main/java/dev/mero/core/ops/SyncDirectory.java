@@ -2,6 +2,7 @@ package dev.mero.core.ops;
 
 import static java.nio.file.StandardOpenOption.READ;
 
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
@@ -80,35 +81,35 @@ final class SyncDirectory implements ToolOperation {
         boolean deleteExtraneous = arguments.optionalBoolean("delete_extraneous").orElse(false);
         boolean dryRun = arguments.optionalBoolean("dry_run").orElse(false);
         String destinationPath = arguments.string("destination");
-        ResolvedPath source = context.guard(Operation.DIRECTORY_LIST, arguments.string("source"));
-        ResolvedPath destination = context.checkPathAccess(destinationPath, Permission.READ, Permission.WRITE);
-        if (source.realPath().startsWith(destination.realPath())
-                || destination.realPath().startsWith(source.realPath())) {
-            throw new OperationFailedException("The source " + Messages.quote(source.virtualPath()) + " and the "
-                    + "destination " + Messages.quote(destination.virtualPath()) + " overlap; sync into a directory "
-                    + "outside the source.");
-        }
-        Tree from = walk(source, Permission.READ, true);
-        Tree to = destinationExists(destination) ? walk(destination, Permission.WRITE, false) : new Tree();
-        Plan plan = plan(source, destination, from, to, deleteExtraneous);
-        String summary = summary(source, destination, plan, from.skipped, dryRun);
-        if (dryRun || plan.copies.isEmpty() && plan.updates.isEmpty() && plan.deletions.isEmpty()
-                && plan.directories.isEmpty()) {
-            return summary + plan.describe();
-        }
-        String details = plan.describe();
-        ResolvedPath guarded = context.guard(Operation.FILE_WRITE, destinationPath,
-                "SHA-256: " + ApprovalDetails.sha256(details.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                        + "\nSync from " + Messages.quote(source.virtualPath()) + ":" + details);
-        if (!plan.deletions.isEmpty()) {
-            context.guard(Operation.FILE_DELETE, destinationPath);
-        }
-        if (!guarded.realPath().equals(destination.realPath())) {
-            throw new OperationFailedException(Messages.quote(destination.virtualPath()) + " changed while the sync "
-                    + "was being approved; nothing was done.");
-        }
-        carryOut(source, guarded, plan);
-        return summary.replace("Dry run: ", "") + plan.describe();
+        return context.run(Operation.DIRECTORY_LIST, arguments.string("source"), null, null, source -> {
+            ResolvedPath destination = context.checkPathAccess(destinationPath, Permission.READ, Permission.WRITE);
+            if (source.realPath().startsWith(destination.realPath())
+                    || destination.realPath().startsWith(source.realPath())) {
+                throw new OperationFailedException("The source " + Messages.quote(source.virtualPath()) + " and the "
+                        + "destination " + Messages.quote(destination.virtualPath()) + " overlap; sync into a directory "
+                        + "outside the source.");
+            }
+            Tree from = walk(source, Permission.READ, true);
+            Tree to = destinationExists(destination) ? walk(destination, Permission.WRITE, false) : new Tree();
+            Plan plan = plan(source, destination, from, to, deleteExtraneous);
+            String summary = summary(source, destination, plan, from.skipped, dryRun);
+            if (dryRun || plan.copies.isEmpty() && plan.updates.isEmpty() && plan.deletions.isEmpty()
+                    && plan.directories.isEmpty()) {
+                return summary + plan.describe();
+            }
+            String details = plan.describe();
+            ResolvedPath guarded = context.guard(Operation.FILE_WRITE, destinationPath,
+                    "Sync from " + Messages.quote(source.virtualPath()) + ":" + details, ContentDigest.of(details));
+            if (!plan.deletions.isEmpty()) {
+                context.guard(Operation.FILE_DELETE, destinationPath);
+            }
+            if (!guarded.realPath().equals(destination.realPath())) {
+                throw new OperationFailedException(Messages.quote(destination.virtualPath()) + " changed while the sync "
+                        + "was being approved; nothing was done.");
+            }
+            carryOut(source, guarded, plan);
+            return summary.replace("Dry run: ", "") + plan.describe();
+        });
     }
 
     private boolean destinationExists(ResolvedPath destination) {

@@ -3,7 +3,6 @@ package dev.mero.core.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mero.core.MeroToolsException;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.PathEntry;
@@ -32,11 +31,7 @@ class FileOperationsTest {
     }
 
     private String modelText(String tool, String json) {
-        try {
-            return ops.call(tool, json);
-        } catch (MeroToolsException e) {
-            return e.toModelText();
-        }
+        return OpsWorkspace.modelText(ops, tool, json);
     }
 
     @Test

@@ -62,8 +62,9 @@ class RaceAttackTest {
                 .isInstanceOf(MeroToolsException.class).extracting(e -> ((MeroToolsException) e).isDenial())
                 .isEqualTo(true);
         assertThat(w.outside.resolve("pwned.txt")).doesNotExist();
-        assertThat(requests).singleElement().satisfies(r -> assertThat(r.details().orElseThrow())
-                .startsWith("SHA-256: 2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881\n"));
+        // the approval is bound to the complete content by its digest, not to the preview
+        assertThat(requests).singleElement().satisfies(r -> assertThat(r.contentDigest())
+                .contains("2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"));
     }
 
     @Test
@@ -96,8 +97,10 @@ class RaceAttackTest {
         assertThatThrownBy(() -> ops.call("edit_file", "{\"path\":\"/ws/f.txt\",\"old_text\":\"two\",\"new_text\":\"2\"}"))
                 .isInstanceOf(OperationFailedException.class).hasMessageContaining("changed since it was read");
         assertThat(file).hasContent("one two three");
-        assertThat(requests).singleElement().satisfies(r -> assertThat(r.details().orElseThrow())
-                .startsWith("SHA-256: ").contains("-one two\n+one 2\n"));
+        assertThat(requests).singleElement().satisfies(r -> {
+            assertThat(r.details().orElseThrow()).contains("-one two\n+one 2\n");
+            assertThat(r.contentDigest()).contains(dev.mero.core.ContentDigest.of("one 2\n"));
+        });
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.MeroToolsException;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
@@ -36,11 +35,7 @@ class SearchCommandSyncTest {
     }
 
     private String modelText(String tool, String json) {
-        try {
-            return ops.call(tool, json);
-        } catch (MeroToolsException e) {
-            return e.toModelText();
-        }
+        return OpsWorkspace.modelText(ops, tool, json);
     }
 
     @Test
