@@ -5,10 +5,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The default example: an assistant on a workspace ({@code /ws}, READ and WRITE) next to read-only
+ * The default example: an assistant on a workspace ({@code /ws}, READ, WRITE and EXECUTE) next to read-only
  * documentation ({@code /docs}). Its task needs both allowed and forbidden actions: it looks around, searches,
  * reads, writes a summary, edits a file after a dry run, runs an allowed command ({@code wc}), is refused a file
- * outside its mounts and a write into {@code /docs}, and recovers by putting the copy where it may write. Run it with {@code mvn -B -ntp -q -Pdemo -DskipTests package}.
+ * outside its mounts and a write into {@code /docs}, and recovers by putting the copy where it may write. Run
+ * it with {@code mvn -B -ntp -q -Pdemo -DskipTests package}.
  *
  * <p>The transcript shows each tool call and the result the model read: the refused ones come back as
  * {@code Denied: ...} and the agent carries on, because {@link dev.mero.tools.MeroToolExecutionErrorHandler}

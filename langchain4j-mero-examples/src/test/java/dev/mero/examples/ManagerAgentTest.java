@@ -19,7 +19,8 @@ class ManagerAgentTest {
         ExampleRun run = ExampleRun.offline(Example.MANAGER, root);
 
         assertThat(run.transcript)
-                .contains("Context 'manager' mounts: /ws ['READ', 'WRITE'], /docs ['READ'], /drafts ['READ', 'WRITE']\n")
+                .contains("Context 'manager' mounts: /ws ['READ', 'WRITE'], /docs ['READ'], "
+                        + "/drafts ['READ', 'WRITE']\n")
                 .contains("Context 'reader' mounts: /ws ['READ'], /docs ['READ'], /drafts ['READ']\n")
                 .contains("Context 'writer' mounts: /ws ['READ'], /drafts ['READ', 'WRITE']\n");
         assertThat(run.toolCalls()).containsExactly("delegate_task", "read_file", "delegate_task", "write_file",
@@ -32,8 +33,8 @@ class ManagerAgentTest {
         // the worker's answer, with the refusal in it, is the manager's tool result
         assertThat(run.transcript).contains("  result   Worker 'writer' answered:\n"
                 + "           I could not save /ws/action-items.md. " + denial + "\n");
-        assertThat(run.transcript).contains("[manager] Tool call  delegate_task {\"worker\":\"writer\",\"task\":\"/ws is "
-                + "not yours to write. Save these action items as /drafts/action-items.md instead:");
+        assertThat(run.transcript).contains("[manager] Tool call  delegate_task "
+                + "{\"worker\":\"writer\",\"task\":\"/ws is not yours to write. Save these action items as /drafts/action-items.md instead:");
         assertThat(run.callBlock("[writer] Tool call  write_file {\"path\":\"/drafts/action-items.md\""))
                 .contains("  result   Wrote 66 bytes to '/drafts/action-items.md' (created the file).\n");
         assertThat(run.answer).isEqualTo(ManagerAgent.FINAL_ANSWER);

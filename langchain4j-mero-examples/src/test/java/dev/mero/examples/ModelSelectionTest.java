@@ -39,7 +39,8 @@ class ModelSelectionTest {
         ModelSelection selection = ModelSelection.from(new String[0], KEY);
 
         assertThat(selection.isScripted()).isFalse();
-        assertThat(selection.description()).isEqualTo("OpenAI-compatible model 'gpt-4o-mini' at https://api.openai.com/v1");
+        assertThat(selection.description())
+                .isEqualTo("OpenAI-compatible model 'gpt-4o-mini' at https://api.openai.com/v1");
         assertThat(selection.toString()).doesNotContain("sk-test");
     }
 

@@ -41,7 +41,8 @@ class McpExposureTest {
     private CallToolResult call(String tool, Map<String, Object> arguments) {
         SyncToolSpecification specification = McpToolUtils.toSyncToolSpecification(tools.find(tool).orElseThrow());
         // the server hands every call its exchange with the client
-        return specification.callHandler().apply(mock(McpSyncServerExchange.class), new CallToolRequest(tool, arguments));
+        CallToolRequest request = CallToolRequest.builder(tool).arguments(arguments).build();
+        return specification.callHandler().apply(mock(McpSyncServerExchange.class), request);
     }
 
     private static String text(CallToolResult result) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,12 +124,13 @@ class MeroToolCallbacksTest {
         assertThat(tool("read_file").call("{\"path\": ")).startsWith("Error: Invalid input").contains("Expected");
         assertThat(tool("read_file").call("{\"path\":{\"nested\":1}}")).startsWith("Error: Invalid input");
         assertThat(tool("read_file").call("{}")).startsWith("Error: Invalid input").contains("path");
-        assertThat(tool("read_file").call("{\"path\":\"/ws/notes.md\",\"extra\":1}")).startsWith("Error: Invalid input");
+        assertThat(tool("read_file").call("{\"path\":\"/ws/notes.md\",\"extra\":1}"))
+                .startsWith("Error: Invalid input");
     }
 
     @Test
     void theToolContextPathMapsDenialsTheSameWay() {
-        String result = tool("read_file").call("{\"path\":\"/etc/passwd\"}", new ToolContext(java.util.Map.of("k", "v")));
+        String result = tool("read_file").call("{\"path\":\"/etc/passwd\"}", new ToolContext(Map.of("k", "v")));
 
         assertThat(result).startsWith("Denied: ");
     }
