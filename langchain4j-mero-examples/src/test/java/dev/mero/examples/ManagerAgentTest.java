@@ -34,7 +34,8 @@ class ManagerAgentTest {
         assertThat(run.transcript).contains("  result   Worker 'writer' answered:\n"
                 + "           I could not save /ws/action-items.md. " + denial + "\n");
         assertThat(run.transcript).contains("[manager] Tool call  delegate_task "
-                + "{\"worker\":\"writer\",\"task\":\"/ws is not yours to write. Save these action items as /drafts/action-items.md instead:");
+                + "{\"worker\":\"writer\",\"task\":\"/ws is not yours to write. Save these action items as "
+                + "/drafts/action-items.md instead:");
         assertThat(run.callBlock("[writer] Tool call  write_file {\"path\":\"/drafts/action-items.md\""))
                 .contains("  result   Wrote 66 bytes to '/drafts/action-items.md' (created the file).\n");
         assertThat(run.answer).isEqualTo(ManagerAgent.FINAL_ANSWER);
