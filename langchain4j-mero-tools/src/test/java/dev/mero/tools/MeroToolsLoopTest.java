@@ -212,6 +212,22 @@ class MeroToolsLoopTest {
     }
 
     @Test
+    void perCallIdentityAppliesToTheAnnotatedToolsToo() {
+        MeroTools tools = MeroTools.forContext(full);
+        ScriptedChatModel model = new ScriptedChatModel()
+                .callTool("write_file", "{\"path\":\"/ws/x.txt\",\"content\":\"x\"}")
+                .reply("ok");
+        IdentifiedAgent agent = AiServices.builder(IdentifiedAgent.class).chatModel(model).tools(tools.tools())
+                .toolExecutionErrorHandler(tools.executionErrorHandler())
+                .toolArgumentsErrorHandler(tools.argumentsErrorHandler()).build();
+        agent.chat("go", CallerIdentity.parameters("bob", "files:*:read"));
+        ToolExecutionResultMessage write = onlyResult(model);
+        assertThat(write.isError()).isTrue();
+        assertThat(write.text()).startsWith("Denied: Context 'bob' lacks scope 'files:file:write'");
+        assertThat(w.ws.resolve("x.txt")).doesNotExist();
+    }
+
+    @Test
     void aCallerCannotClaimMoreThanTheContextHas() {
         SecurityContext scoped = SecurityContext.builder().name("scoped")
                 .path(PathEntry.of(w.ws.toString(), "ws", Permission.READ, Permission.WRITE))
