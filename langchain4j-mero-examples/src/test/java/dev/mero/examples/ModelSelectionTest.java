@@ -96,6 +96,30 @@ class ModelSelectionTest {
                 .contains("Check that the server runs and listens there, and OPENAI_BASE_URL"));
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Example.class, names = {"WORKSPACE", "SPRING"})
+    void aRealModelIsReachedAtTheBaseUrlWithTheKeyAndTheModel(Example example) throws IOException {
+        try (OpenAiStandIn server = new OpenAiStandIn()) {
+            ModelSelection selection = ModelSelection.from(new String[0], Map.of("OPENAI_API_KEY", "sk-test",
+                    "OPENAI_BASE_URL", server.baseUrl(), "OPENAI_MODEL", "stand-in-model"));
+            Path directory = Files.createDirectories(root.resolve(example.id()));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+            String answer = example.run(directory, selection, new Transcript(new PrintStream(out, true, UTF_8)));
+
+            assertThat(answer).isEqualTo(OpenAiStandIn.ANSWER);
+            assertThat(out.toString(UTF_8)).contains("Model: OpenAI-compatible model 'stand-in-model' at "
+                    + server.baseUrl() + "\n").doesNotContain("scripted");
+            assertThat(server.requests()).singleElement().satisfies(request -> {
+                assertThat(request.method()).isEqualTo("POST");
+                assertThat(request.path()).isEqualTo("/v1/chat/completions");
+                assertThat(request.authorization()).isEqualTo("Bearer sk-test");
+                assertThat(request.body()).contains("\"stand-in-model\"").contains("\"read_file\"")
+                        .contains(WorkspaceAgent.TASK.substring(0, 40));
+            });
+        }
+    }
+
     @Test
     void aBugIsNotMistakenForAServerProblem() {
         ModelSelection selection = ModelSelection.from(new String[0], KEY);
