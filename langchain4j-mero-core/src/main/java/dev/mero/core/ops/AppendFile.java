@@ -35,7 +35,8 @@ final class AppendFile implements ToolOperation {
         String text = arguments.string("content");
         byte[] bytes = text.getBytes(UTF_8);
         WriteFile.checkSize(bytes.length, limits.maxWriteBytes(), "append_file");
-        return context.run(Operation.FILE_WRITE, arguments.string("path"), ApprovalDetails.content("Appended text", text), ContentDigest.of(bytes), target -> {
+        String details = ApprovalDetails.content("Appended text", text);
+        return context.run(Operation.FILE_WRITE, arguments.string("path"), details, ContentDigest.of(bytes), target -> {
             try (WriteTarget write = WriteTarget.open(context, target, "append_file")) {
                 context.recheck(target);
                 long size;
