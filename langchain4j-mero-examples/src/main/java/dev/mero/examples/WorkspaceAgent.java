@@ -2,6 +2,7 @@ package dev.mero.examples;
 
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.service.AiServices;
+import dev.mero.tools.DirectoryTools;
 import dev.mero.tools.FileTools;
 import dev.mero.tools.MeroToolExecutionErrorHandler;
 import java.io.IOException;
@@ -83,7 +84,7 @@ public final class WorkspaceAgent {
         Assistant assistant = AiServices.builder(Assistant.class)
                 .chatModel(model)
                 .systemMessage(systemMessage(workspace))
-                .tools(new FileTools(workspace.context()))
+                .tools(new FileTools(workspace.context()), new DirectoryTools(workspace.context()))
                 .toolExecutionErrorHandler(MeroToolExecutionErrorHandler.create())
                 .afterToolExecution(transcript::toolExecuted)
                 .maxToolCallingRoundTrips(20)

@@ -73,14 +73,15 @@ class FileToolsAttackTest {
 
     @Test
     void scopes_limit_the_file_tools() {
-        FileTools tools = new FileTools(context().scopes("files:file:read").build());
+        SecurityContext scoped = context().scopes("files:file:read").build();
+        FileTools tools = new FileTools(scoped);
         List<String> before = w.snapshot();
 
-        assertThat(tools.readFile("/ws/notes.txt")).isEqualTo("hello notes\n");
+        assertThat(tools.readFile("/ws/notes.txt", null, null)).isEqualTo("hello notes\n");
         assertThatThrownBy(() -> tools.writeFile("/ws/notes.txt", "overwritten"))
                 .isInstanceOf(ScopeDeniedException.class)
                 .hasMessageStartingWith("Context 'test' lacks scope 'files:file:write'");
-        assertThatThrownBy(() -> tools.listDirectory("/ws"))
+        assertThatThrownBy(() -> new DirectoryTools(scoped).listDirectory("/ws"))
                 .isInstanceOf(ScopeDeniedException.class)
                 .hasMessageStartingWith("Context 'test' lacks scope 'files:directory:list'");
         assertThat(w.snapshot()).isEqualTo(before);
@@ -92,8 +93,8 @@ class FileToolsAttackTest {
         FileTools tools = new FileTools(context().auditLog(AuditLog.builder().sink(e -> types.add(e.type())).build())
                 .build());
 
-        tools.readFile("/ws/notes.txt");
-        assertThatThrownBy(() -> tools.readFile("/etc/passwd")).isInstanceOf(PathAccessDeniedException.class);
+        tools.readFile("/ws/notes.txt", null, null);
+        assertThatThrownBy(() -> tools.readFile("/etc/passwd", null, null)).isInstanceOf(PathAccessDeniedException.class);
 
         assertThat(types).containsExactly(AuditEventType.ALLOWED, AuditEventType.DENIED);
     }

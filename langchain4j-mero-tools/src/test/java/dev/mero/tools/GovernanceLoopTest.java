@@ -53,7 +53,7 @@ class GovernanceLoopTest {
 
     private static ToolExecutionResultMessage run(SecurityContext context, String tool, Map<String, Object> args) {
         ScriptedChatModel model = new ScriptedChatModel().callTool(tool, args).reply("done");
-        AiServices.builder(Agent.class).chatModel(model).tools(new FileTools(context))
+        AiServices.builder(Agent.class).chatModel(model).tools(new FileTools(context), new DirectoryTools(context))
                 .toolExecutionErrorHandler(new MeroToolExecutionErrorHandler()).build().chat("go");
         return ScriptedChatModel.lastToolResults(model.requests().get(1)).get(0);
     }
@@ -97,7 +97,9 @@ class GovernanceLoopTest {
         assertThat(Files.readString(ws.resolve("out.txt"))).isEqualTo("hi");
         assertThat(seen).singleElement().satisfies(request -> {
             assertThat(request.action()).isEqualTo("WRITE: /ws/out.txt");
-            assertThat(request.details()).contains("New contents (2 bytes):\nhi");
+            assertThat(request.details().orElseThrow()).endsWith("New contents (2 bytes):\nhi")
+                    // the digest of the complete new content binds the approval to exactly this write
+                    .startsWith("SHA-256: 8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4\n");
         });
         assertThat(events).extracting(AuditEvent::type).endsWith(AuditEventType.ALLOWED);
     }

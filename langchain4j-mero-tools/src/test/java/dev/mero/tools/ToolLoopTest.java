@@ -59,14 +59,14 @@ class ToolLoopTest {
     }
 
     @Test
-    void modelSeesTheThreeToolsWithNamedParameters() {
+    void modelSeesTheToolsWithNamedParameters() {
         ScriptedChatModel model = new ScriptedChatModel().reply("hi");
 
-        agent(model, new FileTools(w.context)).chat("hello");
+        agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("hello");
 
         List<ToolSpecification> specs = model.requests().get(0).toolSpecifications();
         assertThat(specs).extracting(ToolSpecification::name)
-                .containsExactlyInAnyOrder("read_file", "write_file", "list_directory");
+                .containsExactlyInAnyOrder("read_file", "write_file", "list_roots", "list_directory");
         ToolSpecification write = specs.stream().filter(s -> s.name().equals("write_file")).findFirst().orElseThrow();
         assertThat(write.parameters().properties()).containsOnlyKeys("path", "content");
         assertThat(write.parameters().required()).containsExactly("path", "content");
@@ -80,7 +80,7 @@ class ToolLoopTest {
                 .then(request -> AiMessage.from(
                         "The notes say: " + ScriptedChatModel.lastToolResults(request).get(0).text().strip()));
 
-        String answer = agent(model, new FileTools(w.context)).chat("read my notes");
+        String answer = agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("read my notes");
 
         assertThat(answer).isEqualTo("The notes say: hello notes");
         ToolExecutionResultMessage result = resultsSentBack(model).get(0);
@@ -96,7 +96,7 @@ class ToolLoopTest {
                 .callTool("read_file", "{\"path\":\"../outside/secret.txt\"}")
                 .reply("I may not read that file.");
 
-        String answer = agent(model, new FileTools(w.context)).chat("read the secret");
+        String answer = agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("read the secret");
 
         assertThat(answer).isEqualTo("I may not read that file.");
         ToolExecutionResultMessage result = resultsSentBack(model).get(0);
@@ -111,7 +111,7 @@ class ToolLoopTest {
                 .callTool("read_file", "{\"path\":\"/ws/missing.txt\"}")
                 .reply("No such file.");
 
-        agent(model, new FileTools(w.context)).chat("read it");
+        agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("read it");
 
         ToolExecutionResultMessage result = resultsSentBack(model).get(0);
         assertThat(result.isError()).isTrue();
@@ -124,10 +124,11 @@ class ToolLoopTest {
                 .callTool("write_file", "{\"path\":\"/ws/a.txt\"}")
                 .reply("ok");
 
-        agent(model, new FileTools(w.context)).chat("write");
+        agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("write");
 
-        assertThat(resultsSentBack(model).get(0).text()).isEqualTo("Error: The argument 'content' is missing. "
-                + "Give the complete text to write; an empty string writes an empty file.");
+        assertThat(resultsSentBack(model).get(0).text()).isEqualTo("Error: Invalid input: the argument 'content' is "
+                + "missing. Expected a JSON object for write_file like {\"path\": string (required), \"content\": "
+                + "string (required)} and no other keys.");
         assertThat(w.ws.resolve("a.txt")).doesNotExist();
     }
 
@@ -138,7 +139,7 @@ class ToolLoopTest {
                 .callTool("write_file", Map.of("path", "/docs/out/summary.md", "content", "x"))
                 .reply("Cannot write there.");
 
-        agent(model, new FileTools(w.context)).chat("publish");
+        agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("publish");
 
         assertThat(resultsSentBack(model).get(0).text()).isEqualTo("Denied: '/docs' in context 'test' lacks "
                 + "permission(s) ['WRITE'] for '/docs/out/summary.md' (allows: ['READ']).");
@@ -215,7 +216,7 @@ class ToolLoopTest {
                 if (!bothStarted.await(10, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("the other tool call never started");
                 }
-                return files.readFile(path);
+                return files.readFile(path, null, null);
             }
         };
         ScriptedChatModel model = new ScriptedChatModel();
@@ -246,7 +247,7 @@ class ToolLoopTest {
                         model.toolCall("list_directory", "{\"path\":\"/docs\"}"))
                 .reply("done");
 
-        AiServices.builder(Agent.class).chatModel(model).tools(new FileTools(w.context))
+        AiServices.builder(Agent.class).chatModel(model).tools(new FileTools(w.context), new DirectoryTools(w.context))
                 .toolExecutionErrorHandler(MeroToolExecutionErrorHandler.create())
                 .executeToolsConcurrently()
                 .build()
@@ -266,7 +267,7 @@ class ToolLoopTest {
                 .callTool("list_directory", "{\"path\":\"/ws/notes.txt\"}")
                 .reply("ok");
 
-        agent(model, new FileTools(w.context)).chat("go");
+        agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("go");
 
         List<String> texts = model.requests().stream().skip(1)
                 .map(ChatRequest::messages)

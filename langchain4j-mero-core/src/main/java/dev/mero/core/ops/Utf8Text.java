@@ -1,4 +1,4 @@
-package dev.mero.tools;
+package dev.mero.core.ops;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;

@@ -1,0 +1,254 @@
+package dev.mero.core.ops;
+
+import dev.mero.core.InvalidInputException;
+import dev.mero.core.Messages;
+import dev.mero.core.Operation;
+import dev.mero.core.PathEntry;
+import dev.mero.core.Permission;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.limit.CallKey;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.function.Supplier;
+
+/**
+ * The operations of the catalogue bound to one {@link SecurityContext}: what every binding (LangChain4j,
+ * Spring AI, MCP) calls. Arguments in, model-ready text out; a {@link dev.mero.core.MeroToolsException} for
+ * refusals ({@code Denied: ...}) and ordinary failures ({@code Error: ...}); any other exception is a bug and
+ * propagates.
+ *
+ * <pre>{@code
+ * MeroOperations ops = MeroOperations.forContext(context);
+ * String text = ops.call("read_file", "{\"path\": \"/ws/notes.md\"}");
+ * }</pre>
+ *
+ * <p>Every operation is guarded by the context before it touches the file system, re-checks what it opens,
+ * opens files and directories without following links, and is bounded ({@link OperationLimits}). Immutable
+ * and thread-safe.
+ */
+public final class MeroOperations {
+
+    private final SecurityContext context;
+    private final ToolCatalogue catalogue;
+    private final OperationLimits limits;
+    private final Map<String, ToolOperation> operations;
+
+    private MeroOperations(Builder builder) {
+        this.context = builder.context;
+        this.catalogue = builder.catalogue;
+        this.limits = builder.limits;
+        Map<String, ToolOperation> map = new HashMap<>();
+        map.put(FileToolTexts.READ_FILE, new ReadFile(context, limits));
+        map.put(FileToolTexts.WRITE_FILE, new WriteFile(context, limits));
+        map.put(DirectoryToolTexts.LIST_ROOTS, new ListRoots(context));
+        map.put(DirectoryToolTexts.LIST_DIRECTORY, new ListDirectory(context, limits));
+        map.keySet().retainAll(catalogueNames(catalogue));
+        this.operations = Map.copyOf(map);
+    }
+
+    /**
+     * The operations for a context, with the standard catalogue and the default limits.
+     *
+     * @param context the context that decides every call
+     * @return the operations
+     */
+    public static MeroOperations forContext(SecurityContext context) {
+        return builder(context).build();
+    }
+
+    /**
+     * Starts a builder, for other limits or a narrower catalogue.
+     *
+     * @param context the context that decides every call
+     * @return a new builder
+     */
+    public static Builder builder(SecurityContext context) {
+        return new Builder(context);
+    }
+
+    /**
+     * The context every call is decided by.
+     *
+     * @return the context
+     */
+    public SecurityContext context() {
+        return context;
+    }
+
+    /**
+     * The catalogue these operations implement.
+     *
+     * @return the catalogue
+     */
+    public ToolCatalogue catalogue() {
+        return catalogue;
+    }
+
+    /**
+     * The limits every operation keeps.
+     *
+     * @return the limits
+     */
+    public OperationLimits limits() {
+        return limits;
+    }
+
+    /**
+     * The tools this context can ever use, in catalogue order: each needs its permissions granted by some
+     * mount, its scopes held, and {@code run_command} needs an allow rule. {@code list_roots} is always there.
+     *
+     * @return an immutable list
+     */
+    public List<ToolDescriptor> availableTools() {
+        List<ToolDescriptor> available = new ArrayList<>();
+        for (ToolDescriptor tool : catalogue.tools()) {
+            if (operations.containsKey(tool.name()) && usable(tool)) {
+                available.add(tool);
+            }
+        }
+        return List.copyOf(available);
+    }
+
+    /**
+     * Runs a tool with validated arguments.
+     *
+     * @param toolName  the tool's name
+     * @param arguments arguments validated against that tool's descriptor
+     * @return the text for the model
+     * @throws InvalidInputException               for an unknown tool or arguments of another tool
+     * @throws dev.mero.core.MeroToolsException for every refusal and ordinary failure
+     */
+    public String call(String toolName, ToolArguments arguments) {
+        Objects.requireNonNull(arguments, "arguments");
+        ToolOperation operation = operation(toolName);
+        if (!arguments.tool().name().equals(toolName)) {
+            throw new IllegalArgumentException("arguments of " + arguments.tool().name() + " given to " + toolName);
+        }
+        return budgeted(toolName, arguments, () -> operation.run(arguments));
+    }
+
+    /**
+     * Parses a model's JSON arguments and runs the tool.
+     *
+     * @param toolName      the tool's name
+     * @param jsonArguments the JSON object text; {@code null} or blank counts as {@code {}}
+     * @return the text for the model
+     * @throws InvalidInputException               for an unknown tool or malformed arguments
+     * @throws dev.mero.core.MeroToolsException for every refusal and ordinary failure
+     */
+    public String call(String toolName, String jsonArguments) {
+        operation(toolName);
+        ToolDescriptor tool = catalogue.find(toolName).orElseThrow();
+        return call(toolName, ToolArguments.parse(tool, jsonArguments));
+    }
+
+    private ToolOperation operation(String toolName) {
+        ToolOperation operation = toolName == null ? null : operations.get(toolName);
+        if (operation == null) {
+            StringJoiner names = new StringJoiner(", ");
+            availableTools().forEach(tool -> names.add(tool.name()));
+            throw new InvalidInputException("Invalid input: there is no tool " + Messages.quote(toolName)
+                    + ". Expected one of: " + names + ".");
+        }
+        return operation;
+    }
+
+    /**
+     * The context's retry budget around a call: the same call (tool and exact arguments) that failed too
+     * often in a row is refused without running. Kept in this one place until the core's guards apply the
+     * budget themselves.
+     */
+    private String budgeted(String toolName, ToolArguments arguments, Supplier<String> call) {
+        return context.retryBudget()
+                .map(budget -> budget.run(CallKey.of(toolName, arguments.asMap().toString()), call))
+                .orElseGet(call);
+    }
+
+    private boolean usable(ToolDescriptor tool) {
+        Set<Operation> needed = EnumSet.noneOf(Operation.class);
+        needed.addAll(tool.operations());
+        if (needed.size() > 1) {
+            // creating parents is incidental to writing: a writer without that scope can still write
+            needed.remove(Operation.DIRECTORY_CREATE);
+        }
+        for (Operation operation : needed) {
+            if (!context.scopes().permits(operation.scope())) {
+                return false;
+            }
+        }
+        for (Permission permission : tool.permissions()) {
+            if (!grantedSomewhere(permission)) {
+                return false;
+            }
+        }
+        return !tool.operations().contains(Operation.COMMAND_EXECUTE)
+                || !context.commandPolicy().allowRules().isEmpty();
+    }
+
+    private boolean grantedSomewhere(Permission permission) {
+        if (!context.permissions().contains(permission)) {
+            return false;
+        }
+        for (PathEntry entry : context.paths()) {
+            if (entry.allowed().contains(permission) && !entry.denied().contains(permission)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Set<String> catalogueNames(ToolCatalogue catalogue) {
+        Set<String> names = new java.util.HashSet<>();
+        catalogue.tools().forEach(tool -> names.add(tool.name()));
+        return names;
+    }
+
+    /** Builds {@link MeroOperations}. */
+    public static final class Builder {
+
+        private final SecurityContext context;
+        private ToolCatalogue catalogue = ToolCatalogue.standard();
+        private OperationLimits limits = OperationLimits.defaults();
+
+        private Builder(SecurityContext context) {
+            this.context = Objects.requireNonNull(context, "context");
+        }
+
+        /**
+         * Sets the limits.
+         *
+         * @param limits the limits (default {@link OperationLimits#defaults()})
+         * @return this builder
+         */
+        public Builder limits(OperationLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * Sets the catalogue; tools it lacks are not offered or run.
+         *
+         * @param catalogue the catalogue (default {@link ToolCatalogue#standard()})
+         * @return this builder
+         */
+        public Builder catalogue(ToolCatalogue catalogue) {
+            this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+            return this;
+        }
+
+        /**
+         * Builds the operations.
+         *
+         * @return the operations
+         */
+        public MeroOperations build() {
+            return new MeroOperations(this);
+        }
+    }
+}

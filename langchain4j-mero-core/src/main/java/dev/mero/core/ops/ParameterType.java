@@ -1,0 +1,30 @@
+package dev.mero.core.ops;
+
+/**
+ * The JSON type of a tool parameter. Arguments are checked against it strictly: a value of another JSON type
+ * is refused, never coerced.
+ */
+public enum ParameterType {
+
+    /** A JSON string. */
+    STRING("string"),
+    /** A JSON number without a fraction that fits a Java {@code int}. */
+    INTEGER("integer"),
+    /** {@code true} or {@code false}. */
+    BOOLEAN("boolean");
+
+    private final String jsonType;
+
+    ParameterType(String jsonType) {
+        this.jsonType = jsonType;
+    }
+
+    /**
+     * The type's name in JSON Schema.
+     *
+     * @return {@code "string"}, {@code "integer"} or {@code "boolean"}
+     */
+    public String jsonType() {
+        return jsonType;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.mero.core.ops;
+
+import static java.nio.file.StandardOpenOption.READ;
+
+import dev.mero.core.InvalidInputException;
+import dev.mero.core.Messages;
+import dev.mero.core.Operation;
+import dev.mero.core.OperationFailedException;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * {@code read_file(path, offset?, limit?)}: a window of a text file's lines. The file's type is read without
+ * following a link before it is opened, so a directory, device, pipe or socket is refused and never opened
+ * (a pipe would block); the file is opened relative to its directory without following links and re-checked.
+ */
+final class ReadFile implements ToolOperation {
+
+    private final SecurityContext context;
+    private final OperationLimits limits;
+
+    ReadFile(SecurityContext context, OperationLimits limits) {
+        this.context = context;
+        this.limits = limits;
+    }
+
+    @Override
+    public String run(ToolArguments arguments) {
+        int offset = arguments.optionalInt("offset").orElse(1);
+        int limit = arguments.optionalInt("limit").orElse(Integer.MAX_VALUE);
+        if (offset < 1) {
+            throw ToolArguments.invalid(arguments.tool(), "'offset' is " + offset + "; lines are numbered from 1");
+        }
+        if (limit < 1) {
+            throw ToolArguments.invalid(arguments.tool(), "'limit' is " + limit + "; give at least 1 line");
+        }
+        ResolvedPath target = context.guard(Operation.FILE_READ, arguments.string("path"));
+        if (target.isMountRoot()) {
+            throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
+                    + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
+        }
+        LineWindow window;
+        try (SecureDirectory parent = Targets.openParent(target)) {
+            context.recheck(target);
+            BasicFileAttributes attributes = parent.attributes(Targets.name(target))
+                    .orElseThrow(() -> Targets.missing(target));
+            if (!attributes.isRegularFile()) {
+                throw Targets.notAFile(target, attributes, "read_file");
+            }
+            try (SeekableByteChannel channel = parent.newByteChannel(Targets.name(target), READ)) {
+                context.recheck(target);
+                window = LineWindow.read(Channels.newInputStream(channel), offset, limit, limits.maxReadBytes(),
+                        limits.maxScanBytes());
+            }
+        } catch (IOException e) {
+            throw Targets.failure(context, "read", target, e);
+        }
+        return render(target.virtualPath(), window, offset);
+    }
+
+    private static String render(String virtualPath, LineWindow window, int offset) {
+        if (window.binary) {
+            throw new OperationFailedException(Messages.quote(virtualPath) + " looks like a binary file (it "
+                    + "contains NUL bytes); read_file only returns text.");
+        }
+        if (window.totalLines == 0 && window.totalKnown) {
+            return "[" + Messages.quote(virtualPath) + " is an empty file.]";
+        }
+        if (window.bytes.length == 0 && offset > window.totalLines) {
+            throw new InvalidInputException("Invalid input: 'offset' is " + offset + " but "
+                    + Messages.quote(virtualPath) + " has " + (window.totalKnown ? "" : "at least ")
+                    + window.totalLines + (window.totalLines == 1 ? " line" : " lines")
+                    + ". Expected an offset between 1 and " + window.totalLines + ".");
+        }
+        boolean whole = offset == 1 && window.totalKnown && window.lastLine >= window.totalLines
+                && !window.cutInsideLine;
+        Utf8Text decoded = Utf8Text.decode(window.bytes, window.bytes.length, whole || !window.cutInsideLine);
+        StringBuilder out = new StringBuilder(decoded.text());
+        if (decoded.replaced() > 0) {
+            out.append("\n[Note: ").append(decoded.replaced()).append(" byte sequence(s) that are not valid UTF-8 "
+                    + "were replaced with U+FFFD.]");
+        }
+        if (!whole) {
+            out.append('\n').append(note(virtualPath, window));
+        }
+        return out.toString();
+    }
+
+    private static String note(String virtualPath, LineWindow window) {
+        String of = (window.totalKnown ? " of " : " of at least ") + window.totalLines;
+        if (window.cutInsideLine) {
+            return "[Truncated: line " + window.lastLine + of + " of " + Messages.quote(virtualPath)
+                    + " is longer than " + window.bytes.length + " bytes; only its start is shown.]";
+        }
+        boolean atEnd = window.totalKnown && window.lastLine >= window.totalLines;
+        String shown = "lines " + window.firstLine + "-" + window.lastLine + of + " of " + Messages.quote(virtualPath);
+        return atEnd ? "[Showing " + shown + " (to the end).]"
+                : "[Truncated: showing " + shown + "; call read_file with offset=" + (window.lastLine + 1)
+                + " to read on.]";
+    }
+}

@@ -1,0 +1,195 @@
+package dev.mero.core.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mero.core.InvalidInputException;
+import dev.mero.core.MeroToolsException;
+import dev.mero.core.OperationFailedException;
+import dev.mero.core.PathAccessDeniedException;
+import dev.mero.core.PermissionDeniedException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReadWriteListTest {
+
+    @TempDir
+    Path temp;
+    OpsWorkspace w;
+    MeroOperations ops;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        w = new OpsWorkspace(temp);
+        ops = w.ops();
+    }
+
+    private String call(String tool, String json) {
+        return ops.call(tool, json);
+    }
+
+    private String modelText(String tool, String json) {
+        try {
+            return ops.call(tool, json);
+        } catch (MeroToolsException e) {
+            return e.toModelText();
+        }
+    }
+
+    @Test
+    void readsAWholeSmallFileExactly() {
+        assertThat(call("read_file", "{\"path\":\"/ws/notes.txt\"}")).isEqualTo("hello notes\n");
+        assertThat(call("read_file", "{\"path\":\"notes.txt\"}")).isEqualTo("hello notes\n");
+        assertThat(call("read_file", "{\"path\":\"/docs/guide.md\"}")).isEqualTo("# Guide\n");
+    }
+
+    @Test
+    void readsAWindowOfLinesAndSaysHowToReadOn() throws IOException {
+        Files.writeString(w.ws.resolve("lines.txt"), "l1\nl2\nl3\nl4\nl5\n");
+        assertThat(call("read_file", "{\"path\":\"/ws/lines.txt\",\"offset\":2,\"limit\":2}"))
+                .isEqualTo("l2\nl3\n\n[Truncated: showing lines 2-3 of 5 of '/ws/lines.txt'; call read_file with "
+                        + "offset=4 to read on.]");
+        assertThat(call("read_file", "{\"path\":\"/ws/lines.txt\",\"offset\":4}"))
+                .isEqualTo("l4\nl5\n\n[Showing lines 4-5 of 5 of '/ws/lines.txt' (to the end).]");
+        assertThat(modelText("read_file", "{\"path\":\"/ws/lines.txt\",\"offset\":9}"))
+                .startsWith("Error: Invalid input: 'offset' is 9 but '/ws/lines.txt' has 5 lines. Expected ");
+        assertThat(modelText("read_file", "{\"path\":\"/ws/lines.txt\",\"offset\":0}"))
+                .startsWith("Error: Invalid input: 'offset' is 0");
+    }
+
+    @Test
+    void cutsAtALineBoundaryWithinTheByteLimit() throws IOException {
+        MeroOperations small = MeroOperations.builder(w.contextBuilder().build())
+                .limits(OperationLimits.builder().maxReadBytes(10).build()).build();
+        Files.writeString(w.ws.resolve("long.txt"), "abcd\nefgh\nijkl\n");
+        assertThat(small.call("read_file", "{\"path\":\"/ws/long.txt\"}"))
+                .isEqualTo("abcd\nefgh\n\n[Truncated: showing lines 1-2 of 3 of '/ws/long.txt'; call read_file "
+                        + "with offset=3 to read on.]");
+        Files.writeString(w.ws.resolve("oneline.txt"), "x".repeat(25));
+        assertThat(small.call("read_file", "{\"path\":\"/ws/oneline.txt\"}"))
+                .isEqualTo("xxxxxxxxxx\n[Truncated: line 1 of 1 of '/ws/oneline.txt' is longer than 10 bytes; "
+                        + "only its start is shown.]");
+    }
+
+    @Test
+    void refusesDirectoriesBinaryFilesAndPipesWithoutHanging() throws Exception {
+        Files.createDirectories(w.ws.resolve("sub"));
+        assertThat(modelText("read_file", "{\"path\":\"/ws/sub\"}"))
+                .isEqualTo("Error: '/ws/sub' is a directory, not a regular file; read_file works on regular files "
+                        + "only. Use list_directory to see its entries.");
+        assertThat(modelText("read_file", "{\"path\":\"/ws\"}")).startsWith("Error: '/ws' is a directory");
+        Files.write(w.ws.resolve("image.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0, 1});
+        assertThat(modelText("read_file", "{\"path\":\"/ws/image.png\"}")).isEqualTo("Error: '/ws/image.png' "
+                + "looks like a binary file (it contains NUL bytes); read_file only returns text.");
+        Path fifo = w.ws.resolve("pipe");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        assertThat(modelText("read_file", "{\"path\":\"/ws/pipe\"}"))
+                .isEqualTo("Error: '/ws/pipe' is a device, pipe or socket, not a regular file; read_file works on "
+                        + "regular files only.");
+        assertThat(modelText("write_file", "{\"path\":\"/ws/pipe\",\"content\":\"x\"}"))
+                .startsWith("Error: '/ws/pipe' is a device, pipe or socket");
+        assertThat(modelText("read_file", "{\"path\":\"/ws/missing.txt\"}"))
+                .isEqualTo("Error: '/ws/missing.txt' is not a file or does not exist.");
+    }
+
+    @Test
+    void emptyAndInvalidUtf8Files() throws IOException {
+        Files.writeString(w.ws.resolve("empty.txt"), "");
+        assertThat(call("read_file", "{\"path\":\"/ws/empty.txt\"}")).isEqualTo("['/ws/empty.txt' is an empty file.]");
+        Files.write(w.ws.resolve("latin1.txt"), "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(call("read_file", "{\"path\":\"/ws/latin1.txt\"}")).isEqualTo("caf\uFFFD\n[Note: 1 byte "
+                + "sequence(s) that are not valid UTF-8 were replaced with U+FFFD.]");
+    }
+
+    @Test
+    void readDeniedOutsideTheMountsLeavesNothing() {
+        assertThat(modelText("read_file", "{\"path\":\"/ws/../outside/secret.txt\"}")).startsWith("Denied: ");
+        assertThatThrownBy(() -> call("read_file", "{\"path\":\"/etc/passwd\"}"))
+                .isInstanceOf(PathAccessDeniedException.class);
+    }
+
+    @Test
+    void writesAtomicallyCreatesParentsAndReportsUnchanged() throws IOException {
+        assertThat(call("write_file", "{\"path\":\"/ws/reports/2024/summary.md\",\"content\":\"# Summary\\n\"}"))
+                .isEqualTo("Wrote 10 bytes to '/ws/reports/2024/summary.md' (created the file and its missing "
+                        + "parent directories).");
+        assertThat(Files.readString(w.ws.resolve("reports/2024/summary.md"))).isEqualTo("# Summary\n");
+        assertThat(call("write_file", "{\"path\":\"/ws/reports/2024/summary.md\",\"content\":\"# Summary\\n\"}"))
+                .isEqualTo("'/ws/reports/2024/summary.md' already holds exactly this content (10 bytes); unchanged.");
+        assertThat(call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"\u00fc\"}"))
+                .isEqualTo("Wrote 2 bytes to '/ws/notes.txt' (replaced its previous contents).");
+        assertThat(Files.readString(w.ws.resolve("notes.txt"))).isEqualTo("\u00fc");
+        try (var files = Files.list(w.ws)) {
+            assertThat(files.map(p -> p.getFileName().toString())).doesNotContain(".notes.txt.tmp")
+                    .allMatch(name -> !name.contains(".mero-"));
+        }
+    }
+
+    @Test
+    void writeNeverFollowsALinkSwappedInAtTheTarget() throws IOException {
+        Path link = w.ws.resolve("out.txt");
+        Files.createSymbolicLink(link, w.outside.resolve("secret.txt"));
+        List<String> before = w.snapshot();
+        assertThatThrownBy(() -> call("write_file", "{\"path\":\"/ws/out.txt\",\"content\":\"pwned\"}"))
+                .isInstanceOf(PathAccessDeniedException.class);
+        assertThat(w.snapshot()).isEqualTo(before);
+        assertThat(Files.readString(w.outside.resolve("secret.txt"))).isEqualTo("top secret\n");
+    }
+
+    @Test
+    void writeRefusalsLeaveTheFileSystemUnchanged() throws IOException {
+        List<String> before = w.snapshot();
+        assertThat(modelText("write_file", "{\"path\":\"/docs/new/x.md\",\"content\":\"x\"}"))
+                .isEqualTo("Denied: '/docs' in context 'test' lacks permission(s) ['WRITE'] for '/docs/new/x.md' "
+                        + "(allows: ['READ']).");
+        assertThatThrownBy(() -> call("write_file", "{\"path\":\"/ws/a/../../outside/x\",\"content\":\"x\"}"))
+                .isInstanceOf(PathAccessDeniedException.class);
+        assertThatThrownBy(() -> call("write_file", "{\"path\":\"/ws\",\"content\":\"x\"}"))
+                .isInstanceOf(OperationFailedException.class);
+        assertThatThrownBy(() -> call("write_file", "{\"path\":\"/ws/notes.txt/child\",\"content\":\"x\"}"))
+                .isInstanceOf(OperationFailedException.class).hasMessageContaining("is not a directory");
+        MeroOperations small = MeroOperations.builder(w.contextBuilder().build())
+                .limits(OperationLimits.builder().maxWriteBytes(3).build()).build();
+        assertThatThrownBy(() -> small.call("write_file", "{\"path\":\"/ws/big\",\"content\":\"\u00e4\u00e4a\"}"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("5 bytes");
+        assertThat(w.snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void parentDirectoriesNeedTheDirectoryCreateScope() throws IOException {
+        MeroOperations scoped = MeroOperations.forContext(w.contextBuilder().scopes("files:file:*").build());
+        List<String> before = w.snapshot();
+        assertThat(scoped.call("write_file", "{\"path\":\"/ws/flat.txt\",\"content\":\"x\"}")).startsWith("Wrote 1 byte");
+        assertThatThrownBy(() -> scoped.call("write_file", "{\"path\":\"/ws/deep/x.txt\",\"content\":\"x\"}"))
+                .hasMessageContaining("files:directory:create");
+        assertThat(Files.exists(w.ws.resolve("deep"))).isFalse();
+        assertThat(w.snapshot()).hasSize(before.size() + 1);
+    }
+
+    @Test
+    void listsDirectoriesAndTheMountsAtSlash() throws IOException {
+        Files.createDirectories(w.ws.resolve("sub/inner"));
+        assertThat(call("list_directory", "{\"path\":\"/ws\"}"))
+                .isEqualTo("Contents of '/ws' (2 entries; directories end with '/'):\nnotes.txt\nsub/");
+        assertThat(call("list_directory", "{\"path\":\"/\"}")).isEqualTo(call("list_roots", "{}"))
+                .isEqualTo("Mounts (address files as '/<mount>/<path inside it>'; the first is also the default "
+                        + "for relative paths):\n/ws: may ['READ', 'WRITE', 'DELETE']\n/docs: may ['READ']");
+        assertThat(modelText("list_directory", "{\"path\":\"/ws/notes.txt\"}"))
+                .isEqualTo("Error: '/ws/notes.txt' is not a directory or does not exist.");
+        assertThat(modelText("list_directory", "{\"path\":\"/ws/nope\"}"))
+                .isEqualTo("Error: '/ws/nope' is not a directory or does not exist.");
+    }
+
+    @Test
+    void unknownToolsAreInvalidInput() {
+        assertThatThrownBy(() -> call("rm_rf", "{}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith("Invalid input: there is no tool 'rm_rf'. Expected one of: read_file, ");
+    }
+}
