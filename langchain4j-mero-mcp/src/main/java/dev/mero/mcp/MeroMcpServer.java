@@ -120,8 +120,8 @@ public final class MeroMcpServer {
      */
     public McpSyncServer start(McpServerTransportProvider transport) {
         Objects.requireNonNull(transport, "transport");
-        return server(transport instanceof SanitizingTransportProvider sanitizing ? sanitizing
-                : new SanitizingTransportProvider(transport));
+        return server(transport instanceof GuardedTransportProvider guarded ? guarded
+                : new GuardedTransportProvider(transport));
     }
 
     /**
@@ -132,7 +132,7 @@ public final class MeroMcpServer {
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public void serveStdio(InputStream in, OutputStream out) throws InterruptedException {
-        SanitizingTransportProvider transport = new SanitizingTransportProvider(
+        GuardedTransportProvider transport = new GuardedTransportProvider(
                 new StdioServerTransportProvider(mapper, in, out));
         McpSyncServer server = server(transport);
         try {
@@ -144,7 +144,7 @@ public final class MeroMcpServer {
         }
     }
 
-    private McpSyncServer server(SanitizingTransportProvider transport) {
+    private McpSyncServer server(GuardedTransportProvider transport) {
         List<SyncToolSpecification> tools = bindings().stream().map(binding -> binding.specification(mapper)).toList();
         return McpServer.sync(transport)
                 .serverInfo(NAME, version)

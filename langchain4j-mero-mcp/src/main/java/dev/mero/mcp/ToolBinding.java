@@ -71,7 +71,7 @@ final class ToolBinding {
             LOG.error("Tool {} failed with an unexpected exception; the client gets an internal error",
                     descriptor.name(), e);
             throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
-                    .message(SanitizingTransportProvider.INTERNAL_ERROR_MESSAGE).build();
+                    .message(GuardedTransportProvider.INTERNAL_ERROR_MESSAGE).build();
         }
     }
 

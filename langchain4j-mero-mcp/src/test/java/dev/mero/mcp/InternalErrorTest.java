@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.limit.RateLimit;
+import dev.mero.core.limit.RateLimiter;
+import dev.mero.core.limit.Ticker;
 import dev.mero.core.ops.MeroOperations;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -16,16 +19,18 @@ import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A bug inside a tool (here a command argument guard that throws, with a host path in its message) reaches the
+ * A bug inside a tool (here a rate limiter whose clock throws, with a host path in its message) reaches the
  * client as a JSON-RPC internal error that says "Internal error" and nothing else, through the real SDK server
  * on in-process pipes.
  */
@@ -40,10 +45,10 @@ class InternalErrorTest {
     void aBugIsAnInternalErrorThatRevealsNothing() throws Exception {
         MeroOperations operations = MeroOperations.forContext(buggyContext());
         ToolBinding binding = new ToolBinding(operations.availableTools().stream()
-                .filter(tool -> tool.name().equals("run_command")).findFirst().orElseThrow(), operations);
+                .filter(tool -> tool.name().equals("read_file")).findFirst().orElseThrow(), operations);
 
         McpError error = org.assertj.core.api.Assertions.catchThrowableOfType(McpError.class,
-                () -> binding.call((ApprovalClient) null, Map.of("command", "ls")));
+                () -> binding.call((ApprovalClient) null, Map.of("path", "/ws/a.txt")));
 
         assertThat(error.getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR);
         assertThat(error.getJsonRpcError().message()).isEqualTo("Internal error");
@@ -72,8 +77,8 @@ class InternalErrorTest {
                     + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
             assertThat(json.readTree(out.readLine()).get("id").asInt()).isEqualTo(1);
             send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"run_command\","
-                    + "\"arguments\":{\"command\":\"ls\"}}}");
+            send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"read_file\","
+                    + "\"arguments\":{\"path\":\"/ws/a.txt\"}}}");
             String line = out.readLine();
             JsonNode response = json.readTree(line);
 
@@ -88,14 +93,21 @@ class InternalErrorTest {
 
     private SecurityContext buggyContext() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
-        return SecurityContext.builder()
+        Files.writeString(ws.resolve("a.txt"), "alpha\n");
+        AtomicBoolean broken = new AtomicBoolean();
+        Ticker clock = () -> {
+            if (broken.get()) {
+                throw new IllegalStateException("clock crashed reading " + LEAK);
+            }
+            return System.nanoTime();
+        };
+        SecurityContext context = SecurityContext.builder()
                 .name("buggy")
-                .path(PathEntry.builder().path(ws).slug("ws").allow(Permission.READ, Permission.EXECUTE).build())
-                .allowCommand("ls")
-                .argumentGuard((program, arguments) -> {
-                    throw new IllegalStateException("guard crashed reading " + LEAK);
-                })
+                .path(PathEntry.builder().path(ws).slug("ws").allow(Permission.READ).build())
+                .rateLimiter(RateLimiter.of(RateLimit.of(1000, Duration.ofSeconds(1)), clock))
                 .build();
+        broken.set(true);
+        return context;
     }
 
     private static void send(OutputStream in, String line) throws java.io.IOException {

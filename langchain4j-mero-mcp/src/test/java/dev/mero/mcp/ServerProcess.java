@@ -33,7 +33,7 @@ final class ServerProcess implements AutoCloseable {
     private ServerProcess(Path policy, UnaryOperator<McpClient.SyncSpec> customizer, List<String> extraArgs) {
         List<String> args = new ArrayList<>(List.of("-jar", jar().toString(), "--policy", policy.toString()));
         args.addAll(extraArgs);
-        StdioClientTransport transport = new StdioClientTransport(
+        StdioClientTransport transport = new SerialStdioClientTransport(
                 ServerParameters.builder(java()).args(args).build(), MAPPER);
         transport.setStdErrorHandler(stderr::add);
         McpClient.SyncSpec spec = McpClient.sync(transport)

@@ -79,7 +79,7 @@ public final class StdioReadBenchmark {
                     .replace("{file}", file.toString())).toList();
         }
         String path = pathTemplate.replace("{dir}", ws.toString()).replace("{file}", file.toString());
-        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(command.get(0))
+        StdioClientTransport transport = new SerialStdioClientTransport(ServerParameters.builder(command.get(0))
                 .args(command.subList(1, command.size())).build(), ServerProcess.MAPPER);
         transport.setStdErrorHandler(line -> { });
         McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))

@@ -14,29 +14,35 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Wraps a server transport provider so that no internal error tells the client more than
- * {@value #INTERNAL_ERROR_MESSAGE}: the SDK turns any exception a handler throws into a JSON-RPC internal error
- * carrying the exception's message and the messages of its causes (class names, host paths). Every outgoing
- * error response with code {@link McpSchema.ErrorCodes#INTERNAL_ERROR} is rewritten here, the one place all
- * responses pass, and the original is logged for the operator. Also tells when the session's transport closed.
+ * Wraps a server transport provider at the one place every outgoing message passes:
+ * <ul>
+ *   <li>no internal error tells the client more than {@value #INTERNAL_ERROR_MESSAGE}: the SDK turns any
+ *       exception a handler throws into a JSON-RPC internal error carrying the exception's message and the
+ *       messages of its causes (class names, host paths); every error response with code
+ *       {@link McpSchema.ErrorCodes#INTERNAL_ERROR} is rewritten, and the original logged for the operator;</li>
+ *   <li>messages are handed to the transport one at a time: the SDK's stdio transport puts them into a unicast
+ *       sink that refuses (and so loses) a message emitted while another thread emits, which happens as soon as
+ *       two tool calls finish together; the client then waits forever for the lost answer;</li>
+ *   <li>it tells when the session's transport closed.</li>
+ * </ul>
  */
-final class SanitizingTransportProvider implements McpServerTransportProvider {
+final class GuardedTransportProvider implements McpServerTransportProvider {
 
     /** The only message an internal error carries to the client. */
     static final String INTERNAL_ERROR_MESSAGE = "Internal error";
 
-    private static final Logger LOG = LoggerFactory.getLogger(SanitizingTransportProvider.class);
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedTransportProvider.class);
 
     private final McpServerTransportProvider delegate;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    SanitizingTransportProvider(McpServerTransportProvider delegate) {
+    GuardedTransportProvider(McpServerTransportProvider delegate) {
         this.delegate = delegate;
     }
 
     @Override
     public void setSessionFactory(McpServerSession.Factory sessionFactory) {
-        delegate.setSessionFactory(transport -> sessionFactory.create(new SanitizingTransport(transport)));
+        delegate.setSessionFactory(transport -> sessionFactory.create(new GuardedTransport(transport)));
     }
 
     @Override
@@ -77,17 +83,24 @@ final class SanitizingTransportProvider implements McpServerTransportProvider {
         return message;
     }
 
-    private final class SanitizingTransport implements McpServerTransport {
+    private final class GuardedTransport implements McpServerTransport {
 
         private final McpServerTransport transport;
+        private final Object sending = new Object();
 
-        SanitizingTransport(McpServerTransport transport) {
+        GuardedTransport(McpServerTransport transport) {
             this.transport = transport;
         }
 
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            return transport.sendMessage(sanitized(message));
+            McpSchema.JSONRPCMessage safe = sanitized(message);
+            // Subscribing emits synchronously once the transport is ready, so the lock serialises emissions.
+            return Mono.create(sink -> {
+                synchronized (sending) {
+                    transport.sendMessage(safe).subscribe(null, sink::error, sink::success);
+                }
+            });
         }
 
         @Override
