@@ -5,6 +5,7 @@ import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.util.function.Supplier;
 
 /**
  * A JSON mapper that reports request params of the wrong shape (a {@code tools/call} whose {@code arguments}
@@ -45,24 +46,12 @@ final class StrictParamsMapper implements McpJsonMapper {
 
     @Override
     public <T> T convertValue(Object fromValue, Class<T> type) {
-        try {
-            return delegate.convertValue(fromValue, type);
-        } catch (McpError e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw invalidParams();
-        }
+        return converted(() -> delegate.convertValue(fromValue, type));
     }
 
     @Override
     public <T> T convertValue(Object fromValue, TypeRef<T> type) {
-        try {
-            return delegate.convertValue(fromValue, type);
-        } catch (McpError e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw invalidParams();
-        }
+        return converted(() -> delegate.convertValue(fromValue, type));
     }
 
     @Override
@@ -75,7 +64,13 @@ final class StrictParamsMapper implements McpJsonMapper {
         return delegate.writeValueAsBytes(value);
     }
 
-    private static McpError invalidParams() {
-        return McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(INVALID_PARAMS_MESSAGE).build();
+    private static <T> T converted(Supplier<T> conversion) {
+        try {
+            return conversion.get();
+        } catch (McpError e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(INVALID_PARAMS_MESSAGE).build();
+        }
     }
 }

@@ -53,12 +53,7 @@ class GuardedTransportProviderTest {
     @Test
     void messagesSentFromManyThreadsAtOnceAreAllDelivered() throws Exception {
         UnicastTransport unicast = new UnicastTransport();
-        McpServerTransport[] guarded = new McpServerTransport[1];
-        GuardedTransportProvider provider = new GuardedTransportProvider(new OneSessionProvider(unicast));
-        provider.setSessionFactory(transport -> {
-            guarded[0] = transport;
-            return null;
-        });
+        McpServerTransport guarded = guard(new GuardedTransportProvider(new OneSessionProvider(unicast)));
         int threads = 8;
         int perThread = 2000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -70,7 +65,7 @@ class GuardedTransportProviderTest {
                 senders.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < perThread; i++) {
-                        guarded[0].sendMessage(JSONRPCResponse.result(thread * perThread + i, Map.of())).block();
+                        guarded.sendMessage(JSONRPCResponse.result(thread * perThread + i, Map.of())).block();
                     }
                     return null;
                 }));
@@ -90,17 +85,22 @@ class GuardedTransportProviderTest {
 
     @Test
     void closingTheSessionsTransportIsSignalled() throws Exception {
-        UnicastTransport unicast = new UnicastTransport();
+        GuardedTransportProvider provider = new GuardedTransportProvider(new OneSessionProvider(new UnicastTransport()));
+        McpServerTransport guarded = guard(provider);
+
+        assertThat(provider.awaitClosed(0, TimeUnit.SECONDS)).isFalse();
+        guarded.close();
+        assertThat(provider.awaitClosed(0, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** The transport the provider hands to a new session. */
+    private static McpServerTransport guard(GuardedTransportProvider provider) {
         McpServerTransport[] guarded = new McpServerTransport[1];
-        GuardedTransportProvider provider = new GuardedTransportProvider(new OneSessionProvider(unicast));
         provider.setSessionFactory(transport -> {
             guarded[0] = transport;
             return null;
         });
-
-        assertThat(provider.awaitClosed(0, TimeUnit.SECONDS)).isFalse();
-        guarded[0].close();
-        assertThat(provider.awaitClosed(0, TimeUnit.SECONDS)).isTrue();
+        return guarded[0];
     }
 
     /** Emits into a unicast sink the way the SDK's stdio transport does: a concurrent emission fails. */

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * # another server: {dir} is the directory holding page.txt, {file} the file's absolute path
  * ... -Dexec.args="--tool read_text_file --path {file} -- npx -y @modelcontextprotocol/server-filesystem {dir}"
  * </pre>
- * Prints one line per round: calls, seconds, calls per second. Every answer is checked (not an error, the
+ * Prints one line per round: calls, seconds, calls per second, and the server's CPU time per call (which a
+ * busy machine disturbs less than the rate). Every answer is checked (not an error, the
  * file's marker in it), so a fast wrong answer does not count.
  */
 public final class StdioReadBenchmark {
@@ -92,17 +93,26 @@ public final class StdioReadBenchmark {
                     concurrency);
             run(client, request, warmup, pool, concurrency);
             for (int round = 1; round <= rounds; round++) {
+                long serverCpu = serverCpuNanos();
                 long start = System.nanoTime();
                 run(client, request, calls, pool, concurrency);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf("round %d: %d calls in %.2f s = %.0f calls/s%n", round, calls, seconds,
-                        calls / seconds);
+                double cpuMicros = (serverCpuNanos() - serverCpu) / 1e3 / calls;
+                System.out.printf("round %d: %d calls in %.2f s = %.0f calls/s; server CPU %.0f us/call%n", round,
+                        calls, seconds, calls / seconds, cpuMicros);
             }
         } finally {
             pool.shutdownNow();
             client.closeGracefully();
         }
         System.exit(0);
+    }
+
+    /** CPU time of the server process (the only child of this JVM), user and system. */
+    private static long serverCpuNanos() {
+        return ProcessHandle.current().children()
+                .mapToLong(child -> child.info().totalCpuDuration().map(Duration::toNanos).orElse(0L))
+                .sum();
     }
 
     private static void run(McpSyncClient client, McpSchema.CallToolRequest request, int calls, ExecutorService pool,
