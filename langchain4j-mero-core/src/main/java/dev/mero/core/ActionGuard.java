@@ -6,16 +6,24 @@ import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.command.CheckedCommand;
+import dev.mero.core.limit.CallKey;
 import dev.mero.core.limit.RateLimiter;
+import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.scope.ScopeSet;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.StringJoiner;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * The governance steps every guarded action passes, in a fixed order: scope, rate limit, the security
- * checks, approval (then a re-check of what was approved), and an audit record of the outcome.
+ * checks, the retry budget (keyed by the canonical target, checked and counted in one step), approval (then a
+ * re-check of what was approved), and exactly one audit record of the outcome, also when a step fails with a
+ * bug.
  *
  * <p>Holds no mutable state of its own; its rate limiters and audit log are thread-safe.
  */
@@ -28,15 +36,17 @@ final class ActionGuard {
     private final Set<Permission> approvalRequired;
     private final ApprovalGate gate;
     private final AuditLog auditLog;
+    private final RetryBudget retryBudget;
 
     ActionGuard(String contextName, ScopeSet scopes, List<RateLimiter> rateLimiters,
-                Set<Permission> approvalRequired, ApprovalGate gate, AuditLog auditLog) {
+                Set<Permission> approvalRequired, ApprovalGate gate, AuditLog auditLog, RetryBudget retryBudget) {
         this.contextName = contextName;
         this.scopes = scopes;
         this.rateLimiters = List.copyOf(rateLimiters);
         this.approvalRequired = approvalRequired;
         this.gate = gate;
         this.auditLog = auditLog;
+        this.retryBudget = retryBudget;
     }
 
     /**
@@ -51,6 +61,46 @@ final class ActionGuard {
     /** As above, for an action that needs several permissions: every operation's scope must be held. */
     <T> T guard(List<Operation> operations, Set<Permission> permissions, String subject, Supplier<T> check,
                 Approval<T> approval) {
+        Decided<T> decided = decide(operations, permissions, subject, check, approval);
+        decided.end(0); // the guard alone knows no outcome of the action itself
+        return decided.decision;
+    }
+
+    /**
+     * Guards an action and runs it under the same retry-budget attempt: an action that throws, or whose result
+     * {@code succeeded} rejects, counts as one more failure of the canonical call; a success resets it.
+     */
+    <T, R> R run(Operation operation, String subject, Supplier<T> check, Approval<T> approval,
+                 Function<T, R> action, Predicate<R> succeeded) {
+        Decided<T> decided = decide(List.of(operation), operation.permissions(), subject, check, approval);
+        R result;
+        try {
+            result = action.apply(decided.decision);
+        } catch (RateLimitedException notRun) {
+            decided.end(0);
+            throw notRun;
+        } catch (RuntimeException | Error failure) {
+            decided.end(-1);
+            throw failure;
+        }
+        decided.end(succeeded.test(result) ? 1 : -1);
+        return result;
+    }
+
+    /**
+     * Records the refusal of a decision taken after the guard's ALLOWED event, such as a tool's own re-check
+     * that found the target changed: the decision ends in a DENIED outcome, not in the ALLOWED one alone.
+     */
+    void recordLateRefusal(MeroToolsException refusal, Set<Permission> permissions, String subject) {
+        recordQuietly(AuditEvent.builder().type(AuditEventType.of(refusal)).failure(refusal)
+                .action(permissions.isEmpty() ? subject : ApprovalRequest.action(permissions, subject))
+                .subject(subject).permissions(permissions));
+    }
+
+    private <T> Decided<T> decide(List<Operation> operations, Set<Permission> permissions, String subject,
+                                  Supplier<T> check, Approval<T> approval) {
+        RetryBudget.Attempt attempt = null;
+        T decision = null;
         try {
             for (Operation operation : operations) {
                 scopes.check(contextName, operation.scope());
@@ -58,7 +108,18 @@ final class ActionGuard {
             for (RateLimiter limiter : rateLimiters) {
                 limiter.acquire(contextName);
             }
-            T decision = check.get();
+            try {
+                decision = check.get();
+            } catch (MeroToolsException refused) {
+                if (retryBudget != null) {
+                    // a refused call is counted too, under the best canonical form the refusal leaves
+                    retryBudget.begin(CallKey.of(callName(operations), approval.fallbackKey())).failed();
+                }
+                throw refused;
+            }
+            if (retryBudget != null) {
+                attempt = retryBudget.begin(CallKey.of(callName(operations), approval.retryKey(decision)));
+            }
             // what the action needs anywhere (a command also reads or writes its path arguments)
             EnumSet<Permission> needed = EnumSet.noneOf(Permission.class);
             needed.addAll(permissions);
@@ -69,26 +130,84 @@ final class ActionGuard {
             ask.addAll(approval.targetRequirements(decision));
             if (!ask.isEmpty()) {
                 ApprovalRequest request = approval.request(decision, ApprovalRequest.builder()
-                        .contextName(contextName).permissions(ask)).build();
+                        .contextName(contextName).permissions(ask)
+                        .resolvedTargets(approval.targets(decision))).build();
                 gate.approve(request);
                 decision = approval.recheck(decision);
             }
-            record(AuditEvent.builder().type(AuditEventType.ALLOWED)
+            auditLog.record(AuditEvent.builder().type(AuditEventType.ALLOWED)
                     .action(ApprovalRequest.action(permissions, approval.subject(decision)))
-                    .subject(approval.subject(decision)));
-            return decision;
+                    .subject(approval.subject(decision)).permissions(permissions)
+                    .targets(approval.targets(decision)).contentDigest(approval.contentDigest())
+                    .contextName(contextName).build());
+            return new Decided<>(decision, attempt);
         } catch (MeroToolsException e) {
+            if (attempt != null) {
+                attempt.failed();
+            }
             if (!(e instanceof ApprovalDeniedException) && !(e instanceof ApprovalTimeoutException)) {
                 // the gate records approval outcomes itself
-                record(AuditEvent.builder().type(AuditEventType.of(e)).failure(e)
-                        .action(ApprovalRequest.action(permissions, subject)).subject(subject));
+                AuditEvent.Builder event = AuditEvent.builder().type(AuditEventType.of(e)).failure(e)
+                        .action(ApprovalRequest.action(permissions, subject)).subject(subject)
+                        .permissions(permissions).contentDigest(approval.contentDigest());
+                if (decision != null) {
+                    event.targets(approval.targets(decision));
+                }
+                recordQuietly(event);
             }
+            throw e;
+        } catch (RuntimeException | Error e) {
+            if (attempt != null) {
+                attempt.release();
+            }
+            // a bug is not a decision, but the record must not end at ALLOWED, APPROVAL_REQUESTED or nothing
+            recordQuietly(AuditEvent.builder().type(AuditEventType.FAILED)
+                    .action(ApprovalRequest.action(permissions, subject)).subject(subject).permissions(permissions)
+                    .reason("The check failed with an internal error (" + e.getClass().getName() + ").")
+                    .errorCode("internal_error"));
             throw e;
         }
     }
 
-    private void record(AuditEvent.Builder event) {
-        auditLog.record(event.contextName(contextName).build());
+    /** Records an outcome while a refusal is already on its way: an audit log failing closed adds nothing. */
+    private void recordQuietly(AuditEvent.Builder event) {
+        try {
+            auditLog.record(event.contextName(contextName).build());
+        } catch (MeroToolsException alreadyRefusing) {
+            // the action is refused anyway; the log's own failure was reported to the logger
+        }
+    }
+
+    /** The call as the model knows it, for the retry budget's messages: the tool that performs the operation. */
+    private static String callName(List<Operation> operations) {
+        StringJoiner name = new StringJoiner("+");
+        operations.forEach(operation -> name.add(switch (operation) {
+            case FILE_READ -> "read_file";
+            case FILE_WRITE -> "write_file";
+            case FILE_DELETE -> "delete_file";
+            case DIRECTORY_LIST -> "list_directory";
+            case DIRECTORY_CREATE -> "create_directory";
+            case COMMAND_EXECUTE -> "run_command";
+        }));
+        return name.toString();
+    }
+
+    /** A decision and the retry-budget attempt that runs until the action's outcome is known. */
+    private record Decided<T>(T decision, RetryBudget.Attempt attempt) {
+
+        /** Ends the attempt: -1 failed, 0 no outcome, 1 succeeded. */
+        void end(int outcome) {
+            if (attempt == null) {
+                return;
+            }
+            if (outcome > 0) {
+                attempt.succeeded();
+            } else if (outcome < 0) {
+                attempt.failed();
+            } else {
+                attempt.release();
+            }
+        }
     }
 
     /** How a kind of decision (a path, a command) is presented for approval and re-validated after it. */
@@ -111,10 +230,22 @@ final class ActionGuard {
 
         /** How the decision is named in audit events and approval actions. */
         String subject(T decision);
+
+        /** What the decision resolved to on the host, as {@code "argument -> /real/path"} entries. */
+        List<String> targets(T decision);
+
+        /** The digest of the content the action writes, or {@code null}. */
+        String contentDigest();
+
+        /** The canonical form of the call for the retry budget: the resolved target or the checked argv. */
+        String retryKey(T decision);
+
+        /** The call's form for the retry budget when the check refused it before deciding a target. */
+        String fallbackKey();
     }
 
     /** The approval view of a command decision; the re-check runs the whole command policy again. */
-    static Approval<CheckedCommand> commands(SecurityContext context, String workingDirectory) {
+    static Approval<CheckedCommand> commands(SecurityContext context, String commandLine, String workingDirectory) {
         return new Approval<>() {
             @Override
             public Set<Permission> targetRequirements(CheckedCommand command) {
@@ -156,11 +287,41 @@ final class ActionGuard {
             public String subject(CheckedCommand command) {
                 return String.join(" ", command.argv());
             }
+
+            @Override
+            public List<String> targets(CheckedCommand command) {
+                List<String> targets = new ArrayList<>();
+                command.workingDirectory().ifPresent(directory -> targets.add("working directory "
+                        + directory.virtualPath() + " -> " + directory.realPath()));
+                for (ResolvedPath argument : command.pathArguments()) {
+                    targets.add(argument.input() + " -> " + argument.realPath());
+                }
+                return targets;
+            }
+
+            @Override
+            public String contentDigest() {
+                return null;
+            }
+
+            @Override
+            public String retryKey(CheckedCommand command) {
+                return command.workingDirectory().map(ResolvedPath::virtualPath).orElse("") + '\u0000'
+                        + String.join("\u0000", command.argv());
+            }
+
+            @Override
+            public String fallbackKey() {
+                return "unchecked\u0000" + workingDirectory + '\u0000' + commandLine;
+            }
         };
     }
 
-    /** The approval view of a path decision. */
-    static Approval<ResolvedPath> paths(SecurityContext context, String details) {
+    /**
+     * The approval view of a path decision; {@code path} is the path as the agent wrote it, {@code contentDigest}
+     * the digest of the content the action writes ({@code null} for none).
+     */
+    static Approval<ResolvedPath> paths(SecurityContext context, String path, String details, String contentDigest) {
         return new Approval<>() {
             @Override
             public Set<Permission> targetRequirements(ResolvedPath target) {
@@ -174,17 +335,43 @@ final class ActionGuard {
 
             @Override
             public ApprovalRequest.Builder request(ResolvedPath target, ApprovalRequest.Builder request) {
-                return request.target(target).details(details);
+                return request.target(target).details(details).contentDigest(contentDigest);
             }
 
             @Override
             public ResolvedPath recheck(ResolvedPath target) {
-                return context.recheck(target);
+                return context.resolveAgain(target);
             }
 
             @Override
             public String subject(ResolvedPath target) {
                 return target.virtualPath();
+            }
+
+            @Override
+            public List<String> targets(ResolvedPath target) {
+                return List.of(target.virtualPath() + " -> " + target.realPath());
+            }
+
+            @Override
+            public String contentDigest() {
+                return contentDigest;
+            }
+
+            @Override
+            public String retryKey(ResolvedPath target) {
+                return target.virtualPath() + '\u0000' + (contentDigest == null ? "" : contentDigest);
+            }
+
+            @Override
+            public String fallbackKey() {
+                String canonical;
+                try {
+                    canonical = context.checkPath(path).virtualPath();
+                } catch (MeroToolsException uncovered) {
+                    canonical = "unresolved\u0000" + path;
+                }
+                return canonical + '\u0000' + (contentDigest == null ? "" : contentDigest);
             }
         };
     }

@@ -34,7 +34,9 @@ import java.util.StringJoiner;
  * <p>Each request is recorded as given and validated in {@link #build()}: a request that would widen the
  * parent (a permission the parent's entry does not allow, a scope no parent grant includes, an allow rule the
  * parent does not have, a higher rate) fails there with an {@link IllegalArgumentException} that names the
- * value and the parent's limit. The child shares the parent's approval backend, audit log, retry budget and
+ * value and the parent's limit. The child keeps the parent's mounts exactly as the parent resolved them (real
+ * path and directory identity); nothing is resolved again, so a mount root that has changed since the parent was
+ * built is refused in the child as in the parent. The child shares the parent's approval backend, audit log, retry budget and
  * command runner, and its guarded actions count against the parent's rate limits as well as its own.
  */
 public final class NarrowingBuilder {
@@ -237,12 +239,8 @@ public final class NarrowingBuilder {
                 approval.addAll(outer.approvalRequired());
             }
         }
-        // the directory the parent checked, not whatever a symlink given as its path points to now
-        return PathEntry.builder().path(entry.realPath().toString()).slug(entry.slug())
-                .allow(allowed.toArray(new Permission[0]))
-                .deny(denied.toArray(new Permission[0]))
-                .requireApproval(approval.toArray(new Permission[0]))
-                .build();
+        // the directory the parent resolved (real path and identity), never resolved again
+        return entry.withPermissions(allowed, denied, approval);
     }
 
     /**
@@ -250,9 +248,8 @@ public final class NarrowingBuilder {
      * decide the paths below it, which the dropped entry restricted in the parent.
      */
     private static PathEntry closed(PathEntry entry) {
-        return PathEntry.builder().path(entry.realPath().toString()).slug(entry.slug())
-                .deny(Permission.values())
-                .build();
+        return entry.withPermissions(EnumSet.noneOf(Permission.class), EnumSet.allOf(Permission.class),
+                EnumSet.noneOf(Permission.class));
     }
 
     private static boolean insideAny(PathEntry entry, List<PathEntry> kept) {

@@ -3,7 +3,9 @@ package dev.mero.core;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -27,8 +29,11 @@ import java.util.regex.Pattern;
  * PathEntry docs = PathEntry.of("/srv/docs", "docs", Permission.READ);
  * }</pre>
  *
- * <p>The directory must exist when the entry is built; it is canonicalised then (symlinks resolved), and
- * every later decision compares canonical real paths component by component. Instances are immutable and
+ * <p>The directory must exist when the entry is built; it is canonicalised then (symlinks resolved), its
+ * identity is taken (the file key, device and inode on Unix), and every later decision compares canonical real
+ * paths component by component. A mount whose directory has changed since (replaced, moved away, or turned
+ * into a link to somewhere else) is refused on every use, in the context and in every context narrowed from it,
+ * rather than followed to wherever its path leads now. Instances are immutable and
  * thread-safe.
  */
 public final class PathEntry {
@@ -43,6 +48,8 @@ public final class PathEntry {
     private final Set<Permission> allowed;
     private final Set<Permission> denied;
     private final Set<Permission> approvalRequired;
+    /** The directory's identity when it was resolved, or {@code null} where the file system has no file key. */
+    private final Object identity;
 
     private PathEntry(Builder builder) {
         if (builder.path == null) {
@@ -51,9 +58,53 @@ public final class PathEntry {
         this.slug = validSlug(builder.slug);
         this.path = builder.path;
         this.realPath = realDirectory(builder.path, slug);
+        this.identity = identity(realPath, slug);
         this.allowed = frozen(builder.allowed);
         this.denied = frozen(builder.denied);
         this.approvalRequired = frozen(builder.approvalRequired);
+    }
+
+    /** A copy of a resolved entry with other permissions: nothing is resolved again. */
+    private PathEntry(PathEntry resolved, EnumSet<Permission> allowed, EnumSet<Permission> denied,
+                      EnumSet<Permission> approvalRequired) {
+        this.slug = resolved.slug;
+        this.path = resolved.path;
+        this.realPath = resolved.realPath;
+        this.identity = resolved.identity;
+        this.allowed = frozen(allowed);
+        this.denied = frozen(denied);
+        this.approvalRequired = frozen(approvalRequired);
+    }
+
+    /**
+     * This entry's resolved directory, exactly as it is (real path and identity, never resolved again), with
+     * other permissions: how a narrowed context keeps its parent's mounts.
+     */
+    PathEntry withPermissions(EnumSet<Permission> allowed, EnumSet<Permission> denied,
+                              EnumSet<Permission> approvalRequired) {
+        return new PathEntry(this, allowed, denied, approvalRequired);
+    }
+
+    /**
+     * Checks that the mounted directory is still the one resolved when the entry was built: the real path is a
+     * directory, not a link, with the same identity.
+     *
+     * @throws PathAccessDeniedException if it was replaced, moved away or turned into a link
+     */
+    void requireUnchanged(String contextName) {
+        try {
+            BasicFileAttributes now = Files.readAttributes(realPath, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (now.isDirectory() && (identity == null || identity.equals(now.fileKey()))) {
+                return;
+            }
+        } catch (IOException gone) {
+            // moved away or deleted: refused below
+        }
+        throw new PathAccessDeniedException("The mount " + Messages.quote(mountPoint()) + " in context "
+                + Messages.quote(contextName) + " is no longer the directory it was when the context was built (it "
+                + "was replaced, moved or turned into a link), so nothing under it is used. Ask the operator to "
+                + "build the context again.");
     }
 
     /**
@@ -167,6 +218,15 @@ public final class PathEntry {
         } catch (IOException e) {
             throw new IllegalArgumentException("PathEntry " + Messages.quote("/" + slug) + ": directory "
                     + Messages.quote(path.toString()) + " cannot be resolved: " + e.getMessage(), e);
+        }
+    }
+
+    private static Object identity(Path realPath, String slug) {
+        try {
+            return Files.readAttributes(realPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("PathEntry " + Messages.quote("/" + slug) + ": directory "
+                    + Messages.quote(realPath.toString()) + " cannot be read: " + e.getMessage(), e);
         }
     }
 

@@ -155,6 +155,9 @@ final class PathResolver {
             throw notCovered(input, real);
         }
         for (PathEntry entry : containing) {
+            entry.requireUnchanged(contextName);
+        }
+        for (PathEntry entry : containing) {
             EnumSet<Permission> hit = intersection(needed, entry.denied());
             if (!hit.isEmpty()) {
                 throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is denied permission(s) "

@@ -84,6 +84,13 @@ final class PolicyNode {
         return node.textValue();
     }
 
+    boolean bool() {
+        if (!node.isBoolean()) {
+            throw fail("expected true or false, got " + describe(node));
+        }
+        return node.booleanValue();
+    }
+
     int integer(int min, int max) {
         if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < min || node.intValue() > max) {
             throw fail("expected a whole number from " + min + " to " + max + ", got " + describe(node));

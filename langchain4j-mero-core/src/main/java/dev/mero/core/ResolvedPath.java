@@ -3,6 +3,8 @@ package dev.mero.core;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,9 +29,16 @@ public final class ResolvedPath {
     private final Set<Permission> checked;
     private final Set<Permission> effective;
     private final Set<Permission> approvalRequired;
+    private final String contentDigest;
 
     ResolvedPath(String input, PathEntry entry, String virtualPath, Path realPath,
                  Set<Permission> checked, Set<Permission> effective, Set<Permission> approvalRequired) {
+        this(input, entry, virtualPath, realPath, checked, effective, approvalRequired, null);
+    }
+
+    private ResolvedPath(String input, PathEntry entry, String virtualPath, Path realPath, Set<Permission> checked,
+                         Set<Permission> effective, Set<Permission> approvalRequired, String contentDigest) {
+        this.contentDigest = contentDigest;
         this.input = input;
         this.entry = entry;
         this.virtualPath = virtualPath;
@@ -113,6 +122,25 @@ public final class ResolvedPath {
      */
     public Set<Permission> approvalRequired() {
         return approvalRequired;
+    }
+
+    /**
+     * The {@link ContentDigest} of the content this target was guarded (and approved) for, by
+     * {@link SecurityContext#guard(Operation, String, String, String)};
+     * {@link SecurityContext#recheck(ResolvedPath, byte[])} refuses to let other content be written.
+     *
+     * @return the digest, absent for a target guarded without content
+     */
+    public Optional<String> contentDigest() {
+        return Optional.ofNullable(contentDigest);
+    }
+
+    /** This target, bound to the digest of the content it was guarded for. */
+    ResolvedPath withContentDigest(String digest) {
+        if (Objects.equals(digest, contentDigest)) {
+            return this;
+        }
+        return new ResolvedPath(input, entry, virtualPath, realPath, checked, effective, approvalRequired, digest);
     }
 
     /**

@@ -35,6 +35,24 @@ public class RetryBudgetExceededException extends MeroToolsException {
                 + "the arguments, take a different approach, or ask the user for help.");
     }
 
+    /**
+     * Builds the message for a call whose remaining failures are held by identical calls still running:
+     * {@code Call 'read_file' with these exact arguments already failed 1 time(s) in a row, and 2 identical
+     * call(s) still running may use up its remaining retries, so it was not run. Wait for their results; do
+     * not repeat the same call.}
+     *
+     * @param operation the operation (tool) name
+     * @param failures  how many times in a row the identical call failed
+     * @param running   how many identical calls are running now
+     * @return the exception, ready to throw
+     */
+    public static RetryBudgetExceededException held(String operation, int failures, int running) {
+        return new RetryBudgetExceededException("Call " + Messages.quote(operation) + " with these exact arguments "
+                + "already failed " + failures + " time(s) in a row, and " + running + " identical call(s) still "
+                + "running may use up its remaining retries, so it was not run. Wait for their results; do not "
+                + "repeat the same call.");
+    }
+
     @Override
     public String errorCode() {
         return "retry_exhausted";

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Decides every action an agent attempts: which paths it may touch, with which permissions, and which
@@ -81,7 +82,7 @@ public final class SecurityContext {
         limiters.addAll(builder.inheritedRateLimiters);
         this.rateLimiters = List.copyOf(limiters);
         this.guard = new ActionGuard(name, scopes, limiters, approvalRequired,
-                ApprovalGate.builder().backend(approval).auditLog(auditLog).build(), auditLog);
+                ApprovalGate.builder().backend(approval).auditLog(auditLog).build(), auditLog, retryBudget);
         this.commandPolicy = builder.commands.build();
         this.commandRunner = builder.commandRunner != null ? builder.commandRunner
                 : defaultRunner(commandPolicy.searchPath());
@@ -188,7 +189,8 @@ public final class SecurityContext {
     /**
      * Checks a resolved target again, right before or after an operation uses it, and makes sure it
      * still resolves to the same real path. This closes the window between check and use in which a
-     * symlink could be swapped in.
+     * symlink could be swapped in. A refusal here comes after the guard's ALLOWED event, so it is recorded
+     * in the audit log as the decision's DENIED outcome.
      *
      * @param target a target this context resolved earlier
      * @return the target as resolved now
@@ -196,6 +198,43 @@ public final class SecurityContext {
      */
     public ResolvedPath recheck(ResolvedPath target) {
         Objects.requireNonNull(target, "target");
+        try {
+            return resolveAgain(target);
+        } catch (MeroToolsException refused) {
+            guard.recordLateRefusal(refused, target.checkedPermissions(), target.virtualPath());
+            throw refused;
+        }
+    }
+
+    /**
+     * Checks a target again, as {@link #recheck(ResolvedPath)}, and checks that the content about to be written
+     * is exactly the content the target was guarded (and approved) for: a target from
+     * {@link #guard(Operation, String, String, String)} carries the {@link ContentDigest} it was guarded with.
+     * A refusal is recorded in the audit log.
+     *
+     * @param target  a target this context guarded
+     * @param content the bytes about to be written
+     * @return the target as resolved now
+     * @throws PathAccessDeniedException if the target now resolves elsewhere or is no longer covered
+     * @throws ApprovalDeniedException   if the content's digest differs from the one the target was guarded for
+     */
+    public ResolvedPath recheck(ResolvedPath target, byte[] content) {
+        Objects.requireNonNull(content, "content");
+        ResolvedPath now = recheck(target);
+        Optional<String> guarded = target.contentDigest();
+        if (guarded.isPresent() && !guarded.get().equals(ContentDigest.of(content))) {
+            ApprovalDeniedException refused = new ApprovalDeniedException("The content to write to "
+                    + Messages.quote(target.virtualPath()) + " is not the content that was checked and approved in "
+                    + "context " + Messages.quote(name) + ". Nothing was written; call the tool again with the "
+                    + "content you mean to write.");
+            guard.recordLateRefusal(refused, target.checkedPermissions(), target.virtualPath());
+            throw refused;
+        }
+        return now.withContentDigest(guarded.orElse(null));
+    }
+
+    /** Resolves a target again and requires the same real path, without recording anything. */
+    ResolvedPath resolveAgain(ResolvedPath target) {
         ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions());
         if (!now.realPath().equals(target.realPath())) {
             throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
@@ -203,7 +242,7 @@ public final class SecurityContext {
                     + " when checked and now resolves to " + Messages.quote(now.realPath().toString())
                     + ". Nothing was done; check the path and try again.");
         }
-        return now;
+        return now.withContentDigest(target.contentDigest().orElse(null));
     }
 
     // --- governance: scopes, rate limit, approval and audit around every guarded action ---
@@ -241,13 +280,62 @@ public final class SecurityContext {
      * @throws MeroToolsException for every refusal
      */
     public ResolvedPath guard(Operation operation, String path, String details) {
+        return guard(operation, path, details, null);
+    }
+
+    /**
+     * Like {@link #guard(Operation, String, String)}, for an action that writes content: the approval request,
+     * the audit event and the retry budget's key carry {@code contentDigest}, the SHA-256 of the complete new
+     * content or edit ({@link ContentDigest#of(byte[])}). An approval, and a remembered approval, then covers
+     * exactly that content; the returned target carries the digest, and {@link #recheck(ResolvedPath, byte[])}
+     * refuses any other content right before it is written.
+     *
+     * @param operation     the operation
+     * @param path          the path as the agent wrote it
+     * @param details       what the human approver should see besides the action (a preview, a diff), or
+     *                      {@code null}; never compared, never audited
+     * @param contentDigest {@link ContentDigest#of(byte[])} of the complete content or edit the action will
+     *                      write, or {@code null} for an action that writes none
+     * @return the approved, re-validated target, carrying the digest
+     * @throws MeroToolsException       for every refusal
+     * @throws IllegalArgumentException if the digest is not 64 lower-case hex digits
+     */
+    public ResolvedPath guard(Operation operation, String path, String details, String contentDigest) {
         Objects.requireNonNull(operation, "operation");
         if (operation == Operation.COMMAND_EXECUTE) {
             throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
         }
-        return guard.guard(operation, String.valueOf(path),
-                () -> checkPathAccess(path, operation.permissions().toArray(new Permission[0])),
-                ActionGuard.paths(this, details));
+        return guard.guard(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
+                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                .withContentDigest(contentDigest);
+    }
+
+    /**
+     * Guards a file-system operation as {@link #guard(Operation, String, String, String)} and runs it, under the
+     * context's retry budget keyed by the canonical target: the identical call however the path is spelled
+     * ({@code /ws/x}, {@code /ws//x}, {@code x}, {@code ./x}, the host path), with the same content. An action
+     * that throws counts as one more failure of that call; once the budget is used up the call is refused
+     * before anything runs (audited, {@link RetryBudgetExceededException}). A success resets the count.
+     *
+     * @param operation     the operation
+     * @param path          the path as the agent wrote it
+     * @param details       what the human approver should see, or {@code null}
+     * @param contentDigest the digest of the content the action writes, or {@code null}
+     * @param action        the operation itself, given the approved target
+     * @param <R>           the result type
+     * @return the action's result
+     * @throws MeroToolsException for every refusal, and whatever the action throws
+     */
+    public <R> R run(Operation operation, String path, String details, String contentDigest,
+                     Function<ResolvedPath, R> action) {
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(action, "action");
+        if (operation == Operation.COMMAND_EXECUTE) {
+            throw new IllegalArgumentException("COMMAND_EXECUTE is run by runCommand(...), not run(...)");
+        }
+        return guard.run(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
+                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
     /**
@@ -257,12 +345,21 @@ public final class SecurityContext {
      * for EXECUTE, {@link Operation#COMMAND_EXECUTE}.
      *
      * @param path        the path as the agent wrote it
-     * @param permissions the permissions the action needs
+     * @param permissions the permissions the action needs, at least one
      * @return the approved, re-validated target
-     * @throws MeroToolsException for every refusal
+     * @throws MeroToolsException    for every refusal
+     * @throws InvalidInputException (audited) if no permission is given
      */
     public ResolvedPath guard(String path, Permission... permissions) {
         EnumSet<Permission> needed = permissionSet(permissions);
+        if (needed.isEmpty()) {
+            InvalidInputException refused = new InvalidInputException("No permission was named for the action on "
+                    + Messages.quote(String.valueOf(path)) + " in context " + Messages.quote(name) + ", so it cannot "
+                    + "be checked and is refused. Name the permissions the action needs (READ, WRITE, EXECUTE or "
+                    + "DELETE).");
+            guard.recordLateRefusal(refused, needed, String.valueOf(path));
+            throw refused;
+        }
         List<Operation> operations = new ArrayList<>();
         for (Permission permission : needed) {
             operations.add(switch (permission) {
@@ -273,7 +370,7 @@ public final class SecurityContext {
             });
         }
         return guard.guard(operations, needed, String.valueOf(path), () -> checkPathAccess(path, permissions),
-                ActionGuard.paths(this, null));
+                ActionGuard.paths(this, String.valueOf(path), null, null));
     }
 
     /**
@@ -305,7 +402,7 @@ public final class SecurityContext {
     }
 
     /**
-     * The retry budget tool bindings use to stop a model from repeating the same failing call.
+     * The retry budget every guard applies to stop a model from repeating the same failing call.
      *
      * @return the budget, or empty when none was configured
      */
@@ -399,7 +496,15 @@ public final class SecurityContext {
     public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> checkCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this, workingDirectory));
+                ActionGuard.commands(this, subject, workingDirectory));
+    }
+
+    /** Guards a command and runs it under the retry budget: a refusal, a failure or a non-zero exit counts. */
+    private CommandResult runGuarded(String commandLine, String workingDirectory,
+                                     Function<CheckedCommand, CommandResult> run) {
+        String subject = commandLine == null ? "" : commandLine;
+        return guard.run(Operation.COMMAND_EXECUTE, subject, () -> checkCommand(commandLine, workingDirectory),
+                ActionGuard.commands(this, subject, workingDirectory), run, CommandResult::succeeded);
     }
 
     /**
@@ -413,7 +518,7 @@ public final class SecurityContext {
      * @throws MeroToolsException for every refusal, and {@link OperationFailedException} if it cannot start
      */
     public CommandResult runCommand(String commandLine, String workingDirectory) {
-        return commandRunner.run(guardCommand(commandLine, workingDirectory));
+        return runGuarded(commandLine, workingDirectory, commandRunner::run);
     }
 
     /**
@@ -428,7 +533,7 @@ public final class SecurityContext {
      */
     public CommandResult runCommand(String commandLine, String workingDirectory, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return commandRunner.run(guardCommand(commandLine, workingDirectory), timeout);
+        return runGuarded(commandLine, workingDirectory, command -> commandRunner.run(command, timeout));
     }
 
     /**
@@ -471,6 +576,10 @@ public final class SecurityContext {
     static PermissionDeniedException lacks(String contextName, Set<Permission> missing, Set<Permission> has) {
         return new PermissionDeniedException("Context " + Messages.quote(contextName) + " lacks permission(s) "
                 + Messages.permissions(missing) + " (has: " + Messages.permissions(has) + ").");
+    }
+
+    private static Permission[] permissionsOf(Operation operation) {
+        return operation.permissions().toArray(new Permission[0]);
     }
 
     private static EnumSet<Permission> permissionSet(Permission... permissions) {
@@ -685,7 +794,13 @@ public final class SecurityContext {
         }
 
         /**
-         * Sets the retry budget that tool bindings consult before repeating a call that failed.
+         * Sets the retry budget every guard applies: {@link SecurityContext#guard(Operation, String) guard},
+         * {@link SecurityContext#run(Operation, String, String, String, Function) run},
+         * {@link SecurityContext#guardCommand(String, String) guardCommand} and
+         * {@link SecurityContext#runCommand(String, String) runCommand} key it by the canonical target (the
+         * resolved virtual path and content digest, or the checked argument vector and working directory),
+         * and check and count in one atomic step. A guard alone counts its refusals; {@code run} and
+         * {@code runCommand} count failures of the action too.
          *
          * @param budget the budget
          * @return this builder

@@ -2,9 +2,12 @@ package dev.mero.core;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalBackends;
 import dev.mero.core.approval.ConsoleApproval;
@@ -13,9 +16,16 @@ import dev.mero.core.audit.JsonLinesAuditSink;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RetryBudget;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Reads a security policy from a YAML or JSON file into a {@link SecurityContext}.
@@ -50,7 +60,8 @@ import java.util.Locale;
  *   rate: {permits: 60, per: PT1M, burst: 10}
  *   retry_budget: {max_failures: 3, window: PT10M}
  * audit:
- *   jsonl: audit/mero.jsonl           # JSON Lines audit file, appended to
+ *   jsonl: audit/mero.jsonl           # JSON Lines audit file (a regular file), appended to
+ *   fail_closed: true                 # deny what the audit file cannot record (default false)
  * </pre>
  * Accepted spellings: {@code allowed}, {@code allowed_permissions} (or {@code allowed_permission}) for
  * {@code allow}; {@code denied}, {@code denied_permissions} (or {@code denied_permission}) for {@code deny};
@@ -60,7 +71,10 @@ import java.util.Locale;
  *
  * <p>Unknown keys, duplicate keys, wrong types, bad permission names, missing directories and malformed rules
  * all fail with an {@link InvalidPolicyException} naming the file, the field and the value: a broken policy
- * never becomes a permissive one. Files larger than {@value #MAX_FILE_BYTES} bytes are refused.
+ * never becomes a permissive one. So do content after the first JSON value or YAML document (a second document,
+ * a stray brace), YAML anchors and aliases, an empty {@code path} or {@code jsonl}, a policy file or audit file
+ * that is not a regular file (a FIFO, a device, a directory: refused before it is opened), and files larger than
+ * {@value #MAX_FILE_BYTES} bytes (counted in bytes actually read).
  */
 public final class SecurityPolicy {
 
@@ -121,9 +135,12 @@ public final class SecurityPolicy {
             limits(root.get("limits"), builder);
         }
         if (root.has("audit")) {
-            PolicyNode audit = root.get("audit").object("jsonl");
-            apply(audit, "jsonl", node -> builder.auditLog(AuditLog.builder()
-                    .sink(openSink(node, base.resolve(node.text()))).build()));
+            PolicyNode audit = root.get("audit").object("jsonl", "fail_closed");
+            AuditLog.Builder log = AuditLog.builder();
+            apply(audit, "fail_closed", node -> log.failClosed(node.bool()));
+            apply(audit, "jsonl", node -> log.sink(openSink(node,
+                    base.resolve(nonEmpty(node, "the JSON Lines file to append to")))));
+            builder.auditLog(log.build());
         }
         return builder;
     }
@@ -139,27 +156,95 @@ public final class SecurityPolicy {
             throw new InvalidPolicyException(file, null, "unknown format: name the file *.yaml, *.yml or *.json", null);
         }
         mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-        byte[] bytes;
+        mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        byte[] bytes = readBounded(file);
+        String format = mapper.getFactory() instanceof YAMLFactory ? "YAML" : "JSON";
         try {
-            if (Files.size(file) > MAX_FILE_BYTES) {
-                throw new InvalidPolicyException(file, null, "the file is larger than " + MAX_FILE_BYTES + " bytes", null);
-            }
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new InvalidPolicyException(file, null, "cannot be read (" + e.getClass().getSimpleName() + ")", e);
-        }
-        try {
+            requireOneValueWithoutAliases(file, mapper, bytes);
             JsonNode node = mapper.readTree(bytes);
             if (node == null || node.isMissingNode() || node.isNull()) {
                 throw new InvalidPolicyException(file, null, "the file is empty", null);
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw new InvalidPolicyException(file, null, "is not valid " + (mapper.getFactory() instanceof YAMLFactory
-                    ? "YAML" : "JSON") + ": " + e.getOriginalMessage(), e);
+            throw new InvalidPolicyException(file, null, "is not valid " + format + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new InvalidPolicyException(file, null, "cannot be parsed (" + e.getClass().getSimpleName() + ")", e);
         }
+    }
+
+    /**
+     * Refuses what a parser would otherwise read as something else: content after the first JSON value or YAML
+     * document (a stray brace or a second document would silently drop every later key), and YAML anchors and
+     * aliases (an alias would be read as its anchor's name).
+     */
+    private static void requireOneValueWithoutAliases(Path file, ObjectMapper mapper, byte[] bytes)
+            throws IOException {
+        try (JsonParser parser = mapper.getFactory().createParser(bytes)) {
+            int values = 0;
+            int depth = 0;
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (parser instanceof YAMLParser yaml && (yaml.isCurrentAlias() || yaml.getObjectId() != null)) {
+                    throw new InvalidPolicyException(file, null, "uses a YAML anchor or alias near line "
+                            + parser.currentLocation().getLineNr() + "; anchors (&name) and aliases (*name) are "
+                            + "not accepted in a policy: write every value out", null);
+                }
+                boolean opens = token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY;
+                if (depth == 0 && (opens || token.isScalarValue()) && ++values > 1) {
+                    throw new InvalidPolicyException(file, null, "has content after its first "
+                            + (parser instanceof YAMLParser ? "document" : "value") + " (near line "
+                            + parser.currentLocation().getLineNr() + "); a policy is exactly one mapping, "
+                            + "with nothing after it", null);
+                }
+                if (opens) {
+                    depth++;
+                } else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+                    depth--;
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads at most {@value #MAX_FILE_BYTES} bytes of a regular file. What the path names (after its links) is
+     * checked without following a link before anything is opened, so a FIFO, a device or a directory is refused
+     * instead of blocking or flooding the loader; the opened file must still be that regular file; and the size
+     * is bounded by the bytes actually read, never by what the file system reports.
+     */
+    private static byte[] readBounded(Path file) {
+        try {
+            Path real = file.toRealPath();
+            Object identity = regularFile(file, real);
+            try (SeekableByteChannel channel = Files.newByteChannel(real, StandardOpenOption.READ,
+                    LinkOption.NOFOLLOW_LINKS)) {
+                if (!Objects.equals(regularFile(file, real), identity)) {
+                    throw new InvalidPolicyException(file, null, "changed while it was being opened", null);
+                }
+                channel.position(0); // a pipe cannot seek
+                ByteBuffer buffer = ByteBuffer.allocate(MAX_FILE_BYTES + 1);
+                while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+                    // read until the end of the file or one byte past the limit
+                }
+                if (buffer.position() > MAX_FILE_BYTES) {
+                    throw new InvalidPolicyException(file, null, "the file is larger than " + MAX_FILE_BYTES
+                            + " bytes", null);
+                }
+                return Arrays.copyOf(buffer.array(), buffer.position());
+            }
+        } catch (IOException e) {
+            throw new InvalidPolicyException(file, null, "cannot be read (" + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+
+    /** The identity of the regular file {@code real}, checked without following a link. */
+    private static Object regularFile(Path file, Path real) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (!attributes.isRegularFile()) {
+            throw new InvalidPolicyException(file, null, "is not a regular file (it is a " + (attributes.isDirectory()
+                    ? "directory" : "FIFO, socket or device") + "); a policy is read from a regular file only", null);
+        }
+        return attributes.fileKey() != null ? attributes.fileKey() : real;
     }
 
     private static PathEntry pathEntry(PolicyNode entry, Path base) {
@@ -172,7 +257,7 @@ public final class SecurityPolicy {
             throw entry.get("slug").fail("every path entry needs a 'slug'");
         }
         PathEntry.Builder builder = PathEntry.builder();
-        apply(entry, "path", node -> builder.path(base.resolve(node.text())));
+        apply(entry, "path", node -> builder.path(base.resolve(nonEmpty(node, "the directory to mount"))));
         apply(entry, "slug", node -> builder.slug(node.text()));
         apply(entry, entry.oneOf("allow", "allowed", "allowed_permissions", "allowed_permission"),
                 node -> builder.allow(node.permissions()));
@@ -260,6 +345,15 @@ public final class SecurityPolicy {
             throw node.fail("the audit file " + Messages.quote(file.toString()) + " cannot be opened ("
                     + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /** A text that names a file: an empty one would silently mean the policy file's own directory. */
+    private static String nonEmpty(PolicyNode node, String what) {
+        String text = node.text();
+        if (text.isBlank()) {
+            throw node.fail("is empty; give " + what);
+        }
+        return text;
     }
 
     /** Applies a setter to an optional key, turning the library's refusal into an error naming the field. */

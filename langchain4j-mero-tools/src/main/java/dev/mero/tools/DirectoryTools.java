@@ -53,4 +53,43 @@ public final class DirectoryTools {
     public String listDirectory(@P(name = "path", value = DirectoryToolTexts.LIST_DIRECTORY_PATH) String path) {
         return ToolCalls.call(operations, DirectoryToolTexts.LIST_DIRECTORY, "path", path);
     }
+
+    /**
+     * Shows the tree below a directory.
+     *
+     * @param path     the directory
+     * @param maxDepth how many levels, or {@code null}
+     * @return the tree
+     */
+    @Tool(name = DirectoryToolTexts.DIRECTORY_TREE, value = DirectoryToolTexts.DIRECTORY_TREE_DESCRIPTION)
+    public String directoryTree(@P(name = "path", value = DirectoryToolTexts.DIRECTORY_TREE_PATH) String path,
+                                @P(name = "max_depth", value = DirectoryToolTexts.DIRECTORY_TREE_MAX_DEPTH,
+                                        required = false) Integer maxDepth) {
+        return ToolCalls.call(operations, DirectoryToolTexts.DIRECTORY_TREE, "path", path, "max_depth", maxDepth);
+    }
+
+    /**
+     * Creates a directory.
+     *
+     * @param path the directory
+     * @return what was created
+     */
+    @Tool(name = DirectoryToolTexts.CREATE_DIRECTORY, value = DirectoryToolTexts.CREATE_DIRECTORY_DESCRIPTION)
+    public String createDirectory(@P(name = "path", value = DirectoryToolTexts.CREATE_DIRECTORY_PATH) String path) {
+        return ToolCalls.call(operations, DirectoryToolTexts.CREATE_DIRECTORY, "path", path);
+    }
+
+    /**
+     * Deletes a directory.
+     *
+     * @param path      the directory
+     * @param recursive also delete everything inside, or {@code null}
+     * @return what was deleted
+     */
+    @Tool(name = DirectoryToolTexts.DELETE_DIRECTORY, value = DirectoryToolTexts.DELETE_DIRECTORY_DESCRIPTION)
+    public String deleteDirectory(@P(name = "path", value = DirectoryToolTexts.DELETE_DIRECTORY_PATH) String path,
+                                  @P(name = "recursive", value = DirectoryToolTexts.DELETE_DIRECTORY_RECURSIVE,
+                                          required = false) Boolean recursive) {
+        return ToolCalls.call(operations, DirectoryToolTexts.DELETE_DIRECTORY, "path", path, "recursive", recursive);
+    }
 }

@@ -64,4 +64,87 @@ public final class FileTools {
                             @P(name = "content", value = FileToolTexts.WRITE_FILE_CONTENT) String content) {
         return ToolCalls.call(operations, FileToolTexts.WRITE_FILE, "path", path, "content", content);
     }
+
+    /**
+     * Appends text to a file.
+     *
+     * @param path    the file
+     * @param content the text to add
+     * @return what was appended
+     */
+    @Tool(name = FileToolTexts.APPEND_FILE, value = FileToolTexts.APPEND_FILE_DESCRIPTION)
+    public String appendFile(@P(name = "path", value = FileToolTexts.APPEND_FILE_PATH) String path,
+                             @P(name = "content", value = FileToolTexts.APPEND_FILE_CONTENT) String content) {
+        return ToolCalls.call(operations, FileToolTexts.APPEND_FILE, "path", path, "content", content);
+    }
+
+    /**
+     * Replaces exact text in a file.
+     *
+     * @param path       the file
+     * @param oldText    the exact text to replace
+     * @param newText    its replacement
+     * @param replaceAll replace every occurrence, or {@code null}
+     * @param dryRun     only show the diff, or {@code null}
+     * @return the unified diff
+     */
+    @Tool(name = FileToolTexts.EDIT_FILE, value = FileToolTexts.EDIT_FILE_DESCRIPTION)
+    public String editFile(@P(name = "path", value = FileToolTexts.EDIT_FILE_PATH) String path,
+                           @P(name = "old_text", value = FileToolTexts.EDIT_FILE_OLD_TEXT) String oldText,
+                           @P(name = "new_text", value = FileToolTexts.EDIT_FILE_NEW_TEXT) String newText,
+                           @P(name = "replace_all", value = FileToolTexts.EDIT_FILE_REPLACE_ALL, required = false)
+                           Boolean replaceAll,
+                           @P(name = "dry_run", value = FileToolTexts.EDIT_FILE_DRY_RUN, required = false)
+                           Boolean dryRun) {
+        return ToolCalls.call(operations, FileToolTexts.EDIT_FILE, "path", path, "old_text", oldText,
+                "new_text", newText, "replace_all", replaceAll, "dry_run", dryRun);
+    }
+
+    /**
+     * Copies a file.
+     *
+     * @param source      the file to copy
+     * @param destination the copy's path
+     * @return what was copied
+     */
+    @Tool(name = FileToolTexts.COPY_FILE, value = FileToolTexts.COPY_FILE_DESCRIPTION)
+    public String copyFile(@P(name = "source", value = FileToolTexts.COPY_FILE_SOURCE) String source,
+                           @P(name = "destination", value = FileToolTexts.COPY_FILE_DESTINATION) String destination) {
+        return ToolCalls.call(operations, FileToolTexts.COPY_FILE, "source", source, "destination", destination);
+    }
+
+    /**
+     * Moves a file.
+     *
+     * @param source      the file to move
+     * @param destination its new path
+     * @return what was moved
+     */
+    @Tool(name = FileToolTexts.MOVE_FILE, value = FileToolTexts.MOVE_FILE_DESCRIPTION)
+    public String moveFile(@P(name = "source", value = FileToolTexts.MOVE_FILE_SOURCE) String source,
+                           @P(name = "destination", value = FileToolTexts.MOVE_FILE_DESTINATION) String destination) {
+        return ToolCalls.call(operations, FileToolTexts.MOVE_FILE, "source", source, "destination", destination);
+    }
+
+    /**
+     * Deletes a file.
+     *
+     * @param path the file
+     * @return what was deleted, or that it was already absent
+     */
+    @Tool(name = FileToolTexts.DELETE_FILE, value = FileToolTexts.DELETE_FILE_DESCRIPTION)
+    public String deleteFile(@P(name = "path", value = FileToolTexts.DELETE_FILE_PATH) String path) {
+        return ToolCalls.call(operations, FileToolTexts.DELETE_FILE, "path", path);
+    }
+
+    /**
+     * Describes a path.
+     *
+     * @param path the file or directory
+     * @return its type, size, time and what the agent may do there
+     */
+    @Tool(name = FileToolTexts.FILE_INFO, value = FileToolTexts.FILE_INFO_DESCRIPTION)
+    public String fileInfo(@P(name = "path", value = FileToolTexts.FILE_INFO_PATH) String path) {
+        return ToolCalls.call(operations, FileToolTexts.FILE_INFO, "path", path);
+    }
 }

@@ -5,9 +5,8 @@ import dev.langchain4j.service.tool.ToolErrorContext;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
 import dev.mero.core.MeroToolsException;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
+import dev.mero.core.error.ToolFailures;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,18 +22,19 @@ import org.slf4j.LoggerFactory;
  *         .build();
  * }</pre>
  *
- * <p>If a {@link MeroToolsException} is found anywhere in the cause chain of the failure, the model
- * receives {@link MeroToolsException#toModelText()}: {@code "Denied: ..."} for a security decision,
- * {@code "Error: ..."} for an ordinary failure (a missing file, a bad argument). LangChain4j marks that
- * result as an error. Only the exception's message reaches the model, never a stack trace or a cause.
+ * <p>The handler decides on the exception the tool itself threw: {@link ToolErrorContext#rawError()} (what the
+ * tool executor threw; LangChain4j hands the {@code error} argument the <em>cause</em> of it) with only the
+ * wrappers that reflection and LangChain4j add removed ({@code InvocationTargetException},
+ * {@code ToolExecutionException}, {@code LangChain4jException}), see {@link ToolFailures}. If that exception
+ * is a {@link MeroToolsException}, the model receives {@link MeroToolsException#toModelText()}:
+ * {@code "Denied: ..."} for a security decision, {@code "Error: ..."} for an ordinary failure (a missing file,
+ * a bad argument). LangChain4j marks that result as an error. Only the exception's message reaches the model,
+ * never a stack trace or a cause. {@link dev.mero.core.error.ToolError#from(Throwable)} classifies every
+ * throwable the same way.
  *
- * <p>Anything else is a real bug and is not shown to the model as if it were a decision: a
- * {@link RuntimeException} or {@link Error} is rethrown as it is, a checked exception wrapped in a
- * {@link ToolExecutionException}, and the AI-service call fails.
- *
- * <p>The chain is searched from {@link ToolErrorContext#rawError()} as well as from the {@code error}
- * argument, because LangChain4j hands the handler the <em>cause</em> of what the tool threw: a
- * {@code ToolExecutor} that throws a denial with a cause would otherwise show the model that cause.
+ * <p>Anything else is a real bug and is not shown to the model as if it were a decision, even when it carries
+ * a {@link MeroToolsException} as its cause: a {@link RuntimeException} or {@link Error} is rethrown as it is,
+ * a checked exception wrapped in a {@link ToolExecutionException}, and the AI-service call fails.
  *
  * <p>Stateless and thread-safe; tools that run concurrently can share one instance.
  */
@@ -61,39 +61,30 @@ public final class MeroToolExecutionErrorHandler implements ToolExecutionErrorHa
     /**
      * Converts a mero failure into a model-facing result or propagates anything else.
      *
-     * @param error   what LangChain4j passes: the cause of the exception the tool threw, or that exception
-     * @param context the failed call; its {@code rawError()} is the exception as thrown
+     * @param error   what LangChain4j passes: the cause of the exception the executor threw, or that exception;
+     *                used only when the context has no raw error
+     * @param context the failed call; its {@code rawError()} is the exception as the executor threw it
      * @return {@code "Denied: ..."} or {@code "Error: ..."} for a {@link MeroToolsException}
-     * @throws RuntimeException     the error itself, when it is an unchecked exception that is not a mero one
-     * @throws Error                the error itself, when it is an {@code Error}
-     * @throws ToolExecutionException wrapping a checked exception that is not a mero one
+     * @throws RuntimeException     what the tool threw, when it is an unchecked exception that is not a mero one
+     * @throws Error                what the tool threw, when it is an {@code Error}
+     * @throws ToolExecutionException wrapping a checked exception the tool threw
      */
     @Override
     public ToolErrorHandlerResult handle(Throwable error, ToolErrorContext context) {
         Throwable raw = context == null ? null : context.rawError();
-        MeroToolsException decision = meroExceptionIn(raw);
-        if (decision == null) {
-            decision = meroExceptionIn(error);
+        Throwable thrown = raw != null ? raw : error;
+        if (thrown == null) {
+            throw propagated(null, context);
         }
-        if (decision != null) {
-            String text = decision.toModelText();
+        Optional<MeroToolsException> decision = ToolFailures.decision(thrown);
+        if (decision.isPresent()) {
+            String text = decision.get().toModelText();
             if (log.isDebugEnabled()) {
-                log.debug("Tool '{}' returned to the model: {}", toolName(context), text, decision);
+                log.debug("Tool '{}' returned to the model: {}", toolName(context), text, decision.get());
             }
             return ToolErrorHandlerResult.text(text);
         }
-        throw propagated(error != null ? error : raw, context);
-    }
-
-    /** The outermost {@link MeroToolsException} in the cause chain, or {@code null}; safe against cycles. */
-    private static MeroToolsException meroExceptionIn(Throwable throwable) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable t = throwable; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof MeroToolsException mero) {
-                return mero;
-            }
-        }
-        return null;
+        throw propagated(ToolFailures.thrownByTool(thrown), context);
     }
 
     private static RuntimeException propagated(Throwable error, ToolErrorContext context) {

@@ -10,6 +10,7 @@ import dev.mero.core.SecurityContext;
 import dev.mero.core.approval.ApprovalBackends;
 import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.approval.ApprovalRequest;
+import dev.mero.core.approval.SessionApprovalMemory;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
@@ -97,9 +98,10 @@ class GovernanceLoopTest {
         assertThat(Files.readString(ws.resolve("out.txt"))).isEqualTo("hi");
         assertThat(seen).singleElement().satisfies(request -> {
             assertThat(request.action()).isEqualTo("WRITE: /ws/out.txt");
-            assertThat(request.details().orElseThrow()).endsWith("New contents (2 bytes):\nhi")
-                    // the digest of the complete new content binds the approval to exactly this write
-                    .startsWith("SHA-256: 8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4\n");
+            assertThat(request.details().orElseThrow()).isEqualTo("New contents (2 bytes):\nhi");
+            // the digest of the complete new content binds the approval to exactly this write
+            assertThat(request.contentDigest())
+                    .contains("8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4");
         });
         assertThat(events).extracting(AuditEvent::type).endsWith(AuditEventType.ALLOWED);
     }
@@ -120,5 +122,38 @@ class GovernanceLoopTest {
         Files.writeString(ws.resolve("missing.txt"), "now here");
         assertThat(run(context, "read_file", missing).text()).as("still refused until the approach changes")
                 .startsWith("Denied: Call 'read_file'");
+    }
+
+    @Test
+    void approvingOneWriteNeverApprovesAnotherOfTheSameLengthAndPreview() throws IOException {
+        List<ApprovalRequest> seen = new CopyOnWriteArrayList<>();
+        SecurityContext context = context().requireApproval(Permission.WRITE)
+                .approval(SessionApprovalMemory.wrap(request -> {
+                    seen.add(request);
+                    return ApprovalDecision.APPROVED;
+                })).build();
+        String prefix = "p".repeat(5000);
+
+        run(context, "write_file", Map.of("path", "/ws/out.txt", "content", prefix + "harmless"));
+        run(context, "write_file", Map.of("path", "/ws/out.txt", "content", prefix + "harmless"));
+        run(context, "write_file", Map.of("path", "/ws/out.txt", "content", prefix + "evil!!!!"));
+
+        assertThat(seen).hasSize(2);
+        assertThat(seen.get(0).details()).isEqualTo(seen.get(1).details());
+        assertThat(seen.get(0).contentDigest()).isNotEqualTo(seen.get(1).contentDigest());
+        assertThat(Files.readString(ws.resolve("out.txt"))).isEqualTo(prefix + "evil!!!!");
+    }
+
+    @Test
+    void respellingAFailingPathDoesNotBuyMoreRetries() {
+        SecurityContext context = context().retryBudget(RetryBudget.builder().maxFailures(2).build()).build();
+
+        assertThat(run(context, "read_file", Map.of("path", "/ws/missing.txt")).text()).startsWith("Error: ");
+        assertThat(run(context, "read_file", Map.of("path", "missing.txt")).text()).startsWith("Error: ");
+        assertThat(run(context, "read_file", Map.of("path", "/ws//missing.txt")).text())
+                .startsWith("Denied: Call 'read_file'");
+        assertThat(run(context, "read_file", Map.of("path", ws.resolve("missing.txt").toString())).text())
+                .startsWith("Denied: Call 'read_file'");
+        assertThat(events).filteredOn(e -> e.errorCode().filter("retry_exhausted"::equals).isPresent()).hasSize(2);
     }
 }

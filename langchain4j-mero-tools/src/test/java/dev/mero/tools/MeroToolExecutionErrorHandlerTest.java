@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.exception.LangChain4jException;
 import dev.langchain4j.exception.ToolExecutionException;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.ToolErrorContext;
@@ -11,7 +12,10 @@ import dev.mero.core.InvalidInputException;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.PermissionDeniedException;
+import dev.mero.core.error.ToolError;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -66,11 +70,66 @@ class MeroToolExecutionErrorHandlerTest {
     }
 
     @Test
-    void denialWrappedSeveralTimesIsFound() {
+    void aBugThatCarriesADenialPropagatesAsTheBug() {
         PathAccessDeniedException denied = new PathAccessDeniedException("no.");
-        RuntimeException outer = new RuntimeException("wrapper", new IllegalStateException("inner", denied));
+        RuntimeException bug = new RuntimeException("wrapper", new IllegalStateException("inner", denied));
 
-        assertThat(handler.handle(outer.getCause(), context(outer)).text()).isEqualTo("Denied: no.");
+        assertThatThrownBy(() -> handleAsToolMethod(bug)).isSameAs(bug);
+        // a custom executor throwing the bug itself: rawError is the bug, error its cause
+        assertThatThrownBy(() -> handler.handle(bug.getCause(), context(bug))).isSameAs(bug);
+    }
+
+    @Test
+    void anIOExceptionCarryingADecisionIsABug() {
+        IOException bug = new IOException("disk", new OperationFailedException("boom."));
+
+        assertThatThrownBy(() -> handleAsToolMethod(bug))
+                .isInstanceOf(ToolExecutionException.class)
+                .hasCause(bug);
+    }
+
+    @Test
+    void anAssertionErrorCarryingADecisionIsABug() {
+        AssertionError bug = new AssertionError("broken invariant", new PermissionDeniedException("no."));
+
+        assertThatThrownBy(() -> handler.handle(bug, context(new ToolExecutionException(bug)))).isSameAs(bug);
+    }
+
+    @Test
+    void reflectionAndLangChain4jWrappersAreRemoved() {
+        PermissionDeniedException denied = new PermissionDeniedException("no.");
+        ToolExecutionException raw = new ToolExecutionException(new InvocationTargetException(
+                new LangChain4jException("wrapped", denied)));
+
+        assertThat(handler.handle(raw.getCause(), context(raw)).text()).isEqualTo("Denied: no.");
+    }
+
+    @Test
+    void classifiesEveryThrowableLikeToolError() {
+        PermissionDeniedException denied = new PermissionDeniedException("no.");
+        List<Exception> raws = List.of(
+                new ToolExecutionException(denied),
+                new ToolExecutionException(new RuntimeException(denied)),
+                new ToolExecutionException(new IOException(denied)),
+                new InvocationTargetException(new InvocationTargetException(denied)),
+                new RuntimeException(denied),
+                denied,
+                new ToolExecutionException("no cause"),
+                new OperationFailedException("boom."));
+        for (Exception raw : raws) {
+            ToolError structured = ToolError.from(raw);
+            String text;
+            try {
+                text = handler.handle(raw.getCause() != null ? raw.getCause() : raw, context(raw)).text();
+            } catch (RuntimeException | Error propagated) {
+                text = null;
+            }
+            assertThat(text == null).as("%s propagates exactly when ToolError calls it internal", raw)
+                    .isEqualTo(structured.errorCode().equals("internal_error"));
+            if (text != null) {
+                assertThat(text).endsWith(structured.message());
+            }
+        }
     }
 
     @Test
@@ -108,7 +167,8 @@ class MeroToolExecutionErrorHandlerTest {
         IllegalArgumentException b = new IllegalArgumentException("b", a);
         a.initCause(b);
 
-        assertThatThrownBy(() -> handler.handle(a, context(b))).isSameAs(a);
+        // the executor threw b: that is what propagates
+        assertThatThrownBy(() -> handler.handle(a, context(b))).isSameAs(b);
     }
 
     @Test

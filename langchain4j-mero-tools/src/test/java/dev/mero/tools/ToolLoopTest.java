@@ -12,7 +12,9 @@ import dev.langchain4j.exception.ToolExecutionException;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolExecutor;
+import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
+import dev.mero.core.PermissionDeniedException;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,7 +68,9 @@ class ToolLoopTest {
 
         List<ToolSpecification> specs = model.requests().get(0).toolSpecifications();
         assertThat(specs).extracting(ToolSpecification::name)
-                .containsExactlyInAnyOrder("read_file", "write_file", "list_roots", "list_directory");
+                .containsExactlyInAnyOrder("read_file", "write_file", "append_file", "edit_file", "copy_file",
+                        "move_file", "delete_file", "file_info", "list_roots", "list_directory", "directory_tree",
+                        "create_directory", "delete_directory");
         ToolSpecification write = specs.stream().filter(s -> s.name().equals("write_file")).findFirst().orElseThrow();
         assertThat(write.parameters().properties()).containsOnlyKeys("path", "content");
         assertThat(write.parameters().required()).containsExactly("path", "content");
@@ -155,6 +159,30 @@ class ToolLoopTest {
         @Tool("A tool whose disk fails")
         String failing(String input) throws IOException {
             throw new IOException("disk on fire");
+        }
+
+        @Tool("A tool with a bug that wraps a library decision")
+        String wrapping(String input) {
+            throw new IllegalStateException("bug", new PermissionDeniedException("looks like a decision"));
+        }
+
+        @Tool("A tool whose assertion fails around a library failure")
+        String asserting(String input) {
+            throw new AssertionError("broken invariant", new OperationFailedException("looks like a failure"));
+        }
+    }
+
+    @Test
+    void aBugCarryingALibraryExceptionPropagatesAndTheModelNeverSeesIt() {
+        for (String tool : List.of("wrapping", "asserting")) {
+            ScriptedChatModel model = new ScriptedChatModel()
+                    .callTool(tool, "{\"input\":\"x\"}")
+                    .reply("never reached");
+
+            assertThatThrownBy(() -> agent(model, new BuggyTools()).chat("go")).as(tool)
+                    .isInstanceOfAny(IllegalStateException.class, AssertionError.class)
+                    .hasMessageNotContaining("looks like");
+            assertThat(model.requests()).as(tool).hasSize(1);
         }
     }
 

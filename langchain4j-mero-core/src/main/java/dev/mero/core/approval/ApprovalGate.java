@@ -34,7 +34,8 @@ import java.util.Optional;
  *       {@code Action 'WRITE: /ws/a.txt' requires approval for ['WRITE'] but no approval backend is configured
  *       (fail-safe deny).};</li>
  *   <li>{@link ApprovalDecision#DENIED}, {@link ApprovalDecision#ABSTAIN} or {@code null} (nobody approved),
- *       an exception thrown by the backend (kept as the cause, for logs only), or an interrupt of the waiting
+ *       an exception or error thrown by the backend (an exception is kept as the cause, for logs only; a
+ *       {@link VirtualMachineError} is rethrown once the refusal is recorded), or an interrupt of the waiting
  *       thread (the interrupt flag is restored): {@link ApprovalDeniedException}
  *       {@code Action 'WRITE: /ws/a.txt' was not approved for context 'name'.};</li>
  *   <li>an {@link ApprovalTimeoutException} (a {@link ChainedApproval} in which no backend decided)
@@ -117,6 +118,15 @@ public final class ApprovalGate {
             LOG.warn("Approval backend {} failed for request {}; refusing the action (fail-safe)",
                     backend, request.id(), e);
             throw refused(request, notApproved(request, e));
+        } catch (Error e) {
+            // a broken backend still ends in a recorded refusal; only the JVM's own failures propagate
+            LOG.error("Approval backend {} failed with an error for request {}; refusing the action (fail-safe)",
+                    backend, request.id(), e);
+            ApprovalDeniedException denied = refused(request, notApproved(request, null));
+            if (e instanceof VirtualMachineError) {
+                throw e;
+            }
+            throw denied;
         }
         if (decision != ApprovalDecision.APPROVED) {
             throw refused(request, notApproved(request, null));

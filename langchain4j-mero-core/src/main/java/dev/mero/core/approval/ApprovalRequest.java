@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
@@ -41,8 +42,10 @@ import java.util.UUID;
  *
  * <p>The action is {@code "<PERMISSIONS>: <subject>"} with the permissions in declaration order joined by
  * {@code ", "} (for example {@code "WRITE, DELETE: /ws/a.txt"}), see {@link #action(Collection, String)}.
- * The action is what messages quote; the {@link #target()} and {@link #argv()} are what will actually run,
- * and what {@link SessionApprovalMemory} compares. Details longer than {@value #MAX_DETAILS_LENGTH}
+ * The action is what messages quote; the {@link #target()}, {@link #argv()}, {@link #resolvedTargets()} (for a
+ * command, the canonical real path every path argument resolved to, links followed) and
+ * {@link #contentDigest()} (the SHA-256 of the complete new content or edit) are what will actually run, and
+ * what {@link SessionApprovalMemory} compares; the details are only what a human reads. Details longer than {@value #MAX_DETAILS_LENGTH}
  * characters are cut and marked. Every request gets a random {@link #id()} that links its audit events and
  * lets {@link PendingApprovals} address it.
  *
@@ -61,6 +64,8 @@ public final class ApprovalRequest {
     private final Path target;
     private final List<String> argv;
     private final String details;
+    private final List<String> resolvedTargets;
+    private final String contentDigest;
     private final Instant requestedAt;
 
     private ApprovalRequest(Builder builder) {
@@ -86,6 +91,8 @@ public final class ApprovalRequest {
         this.action = builder.action != null ? builder.action : action(permissions, subject);
         this.target = builder.target;
         this.details = truncated(builder.details);
+        this.resolvedTargets = builder.resolvedTargets;
+        this.contentDigest = builder.contentDigest;
         this.requestedAt = builder.requestedAt != null ? builder.requestedAt : Instant.now();
     }
 
@@ -197,6 +204,27 @@ public final class ApprovalRequest {
     }
 
     /**
+     * What the action resolved to on the host besides {@link #target()}: for a command, its working directory
+     * and every path argument, each as {@code "argument -> /canonical/real/path"} (for a link, the path it
+     * pointed to when checked). A re-check after approval must find exactly these again.
+     *
+     * @return an immutable list, empty for an action without resolved arguments
+     */
+    public List<String> resolvedTargets() {
+        return resolvedTargets;
+    }
+
+    /**
+     * The SHA-256 digest (64 lower-case hex digits, see {@link dev.mero.core.ContentDigest}) of the complete new
+     * content or edit the action writes: an approval covers this content and no other.
+     *
+     * @return the digest, absent for an action that writes no content
+     */
+    public Optional<String> contentDigest() {
+        return Optional.ofNullable(contentDigest);
+    }
+
+    /**
      * When approval was requested.
      *
      * @return the time of the request
@@ -211,6 +239,7 @@ public final class ApprovalRequest {
                 && permissions.equals(other.permissions) && action.equals(other.action)
                 && Objects.equals(subject, other.subject) && Objects.equals(target, other.target)
                 && argv.equals(other.argv) && Objects.equals(details, other.details)
+                && resolvedTargets.equals(other.resolvedTargets) && Objects.equals(contentDigest, other.contentDigest)
                 && requestedAt.equals(other.requestedAt);
     }
 
@@ -253,6 +282,8 @@ public final class ApprovalRequest {
         private Path target;
         private List<String> argv = List.of();
         private String details;
+        private List<String> resolvedTargets = List.of();
+        private String contentDigest;
         private Instant requestedAt;
 
         private Builder() {
@@ -393,6 +424,32 @@ public final class ApprovalRequest {
          */
         public Builder details(String details) {
             this.details = details;
+            return this;
+        }
+
+        /**
+         * Sets what the action's arguments resolved to on the host (see {@link ApprovalRequest#resolvedTargets()});
+         * replaces any earlier call.
+         *
+         * @param resolvedTargets entries such as {@code "notes.txt -> /srv/ws/notes.txt"}, none {@code null}
+         * @return this builder
+         */
+        public Builder resolvedTargets(List<String> resolvedTargets) {
+            Objects.requireNonNull(resolvedTargets, "resolvedTargets");
+            resolvedTargets.forEach(target -> Objects.requireNonNull(target, "resolved target"));
+            this.resolvedTargets = List.copyOf(resolvedTargets);
+            return this;
+        }
+
+        /**
+         * Sets the SHA-256 digest of the complete new content or edit the action writes.
+         *
+         * @param contentDigest 64 lower-case hex digits (see {@link dev.mero.core.ContentDigest}), or {@code null}
+         * @return this builder
+         * @throws IllegalArgumentException if the text is not such a digest
+         */
+        public Builder contentDigest(String contentDigest) {
+            this.contentDigest = ContentDigest.requireDigestOrNull(contentDigest);
             return this;
         }
 

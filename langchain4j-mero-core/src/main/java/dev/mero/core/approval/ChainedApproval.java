@@ -34,7 +34,10 @@ import java.util.function.Consumer;
  *
  * <p>Each backend call runs on a new daemon thread named {@code mero-approval-N}. On timeout the thread is
  * interrupted and abandoned: a backend that ignores interrupts cannot block the chain, and because the
- * thread is a daemon it cannot keep the JVM alive; it ends when the backend finally returns. At most
+ * thread is a daemon it cannot keep the JVM alive; it ends when the backend finally returns. The answer of an
+ * abandoned call is discarded: it is never used, and a {@link SessionApprovalMemory} inside the chain never
+ * remembers it, so an identical retry is asked again. Using an answer and abandoning its call is one atomic
+ * choice. At most
  * {@link Builder#maxConcurrentCalls(int) maxConcurrentCalls} calls of each backend run at once, hung ones
  * included, so a hanging backend cannot pile up threads without bound: a call that finds no free slot for
  * a backend within the timeout counts as that backend timing out, and the chain moves on.
@@ -155,37 +158,61 @@ public final class ChainedApproval implements ApprovalBackend {
             return ApprovalDecision.ABSTAIN;
         }
         CompletableFuture<ApprovalDecision> answer = new CompletableFuture<>();
-        Thread worker = start(backend, backendSlots, request, answer);
+        ApprovalCall call = new ApprovalCall(ApprovalCall.current());
+        Thread worker = start(backend, backendSlots, request, call, answer);
         workerObserver.accept(worker);
         try {
             ApprovalDecision decision = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return decision == null ? ApprovalDecision.ABSTAIN : decision;
         } catch (TimeoutException e) {
+            if (!call.abandon()) {
+                // the answer was taken in the same instant: it is being handed over now
+                return taken(answer);
+            }
             worker.interrupt();
             LOG.warn("Approval backend #{} ({}) gave no answer within {} for request {}; passing to the next "
-                    + "backend", index, backend, perBackendTimeout, request.id());
+                    + "backend, and any later answer of it is discarded", index, backend, perBackendTimeout,
+                    request.id());
             return ApprovalDecision.ABSTAIN;
         } catch (ExecutionException e) {
             LOG.warn("Approval backend #{} ({}) failed for request {}; passing to the next backend",
                     index, backend, request.id(), e.getCause());
             return ApprovalDecision.ABSTAIN;
         } catch (InterruptedException e) {
+            call.abandon();
             worker.interrupt();
             throw e;
         }
     }
 
+    /** The answer of a call that was taken just as the wait for it timed out; it completes right away. */
+    private static ApprovalDecision taken(CompletableFuture<ApprovalDecision> answer) throws InterruptedException {
+        try {
+            ApprovalDecision decision = answer.get();
+            return decision == null ? ApprovalDecision.ABSTAIN : decision;
+        } catch (ExecutionException e) {
+            return ApprovalDecision.ABSTAIN;
+        }
+    }
+
     private static Thread start(ApprovalBackend backend, Semaphore backendSlots, ApprovalRequest request,
-                                CompletableFuture<ApprovalDecision> answer) {
-        Thread worker = new Thread(() -> {
+                                ApprovalCall call, CompletableFuture<ApprovalDecision> answer) {
+        Thread worker = new Thread(() -> call.runAsCurrent(() -> {
             try {
-                answer.complete(backend.decide(request));
+                ApprovalDecision decision = backend.decide(request);
+                if (call.take()) {
+                    answer.complete(decision);
+                } else {
+                    LOG.warn("Approval backend {} answered {} for request {} after the chain gave up on it; the "
+                            + "answer is discarded", backend, decision, request.id());
+                }
             } catch (Throwable t) {
+                call.abandon();
                 answer.completeExceptionally(t);
             } finally {
                 backendSlots.release(); // held until the backend really returns, hung or not
             }
-        }, THREAD_PREFIX + THREAD_NUMBER.incrementAndGet());
+        }), THREAD_PREFIX + THREAD_NUMBER.incrementAndGet());
         worker.setDaemon(true);
         try {
             worker.start();

@@ -20,14 +20,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * memory.forget();                           // end of the session: ask again
  * }</pre>
  *
- * <p>An approval is remembered only for the exact tuple (context name, permissions, action, canonical real
- * target, argument vector); a request that differs in any of them (another path, a parent directory, one
- * more permission, another context, one more or one changed argument) goes to the wrapped backend. By
- * default the details (the diff or new text of an edit) must match too, so approving one edit of
- * "WRITE: /ws/a.txt" never approves a different edit of that file; with
- * {@link Builder#matchDetails(boolean) matchDetails(false)} an approval covers the action whatever it writes,
- * for the rest of the session. Only {@link ApprovalDecision#APPROVED} is remembered;
- * a denial, an abstention or a failure is asked again next time. At most
+ * <p>An approval is remembered only for the exact tuple of what will run (context name, permissions, action,
+ * canonical real target, argument vector, the {@linkplain ApprovalRequest#resolvedTargets() resolved target}
+ * of every path argument, and the {@linkplain ApprovalRequest#contentDigest() digest} of the complete new
+ * content); a request that differs in any of them (another path, a parent directory, one more permission,
+ * another context, one more or one changed argument, a link that now points elsewhere, other content) goes to
+ * the wrapped backend. The details a human reads (a preview, a diff) are never what is compared: approving one
+ * write of "WRITE: /ws/a.txt" never approves a different write of the same length and beginning. A request
+ * that has details but no digest cannot be bound to its content, so it is never remembered (it is asked every
+ * time). With {@link Builder#matchDetails(boolean) matchDetails(false)} an approval covers the action whatever it
+ * writes, for the rest of the session. Only {@link ApprovalDecision#APPROVED} is remembered; a denial, an
+ * abstention or a failure is asked again next time, and so is an approval that arrived after a
+ * {@link ChainedApproval} had given up on this backend (it is discarded). At most
  * {@linkplain Builder#maxEntries(int) maxEntries} approvals are kept; beyond that, new approvals are simply
  * not remembered. Thread-safe.
  */
@@ -54,7 +58,7 @@ public final class SessionApprovalMemory implements ApprovalBackend {
     }
 
     /**
-     * Wraps a backend with the default settings (details not compared, default bound).
+     * Wraps a backend with the default settings (content compared, default bound).
      *
      * @param delegate the backend asked for anything not yet approved
      * @return the memory
@@ -83,13 +87,22 @@ public final class SessionApprovalMemory implements ApprovalBackend {
     @Override
     public ApprovalDecision decide(ApprovalRequest request) throws Exception {
         Approved key = Approved.of(request, matchDetails);
+        if (key == null) {
+            return delegate.decide(request); // content it cannot be bound to: asked every time
+        }
         if (approved.contains(key)) {
             LOG.debug("Request {} ({}) matches an approval of this session", request.id(), request.action());
             return ApprovalDecision.APPROVED;
         }
         ApprovalDecision decision = delegate.decide(request);
         if (decision == ApprovalDecision.APPROVED) {
-            remember(key);
+            ApprovalCall call = ApprovalCall.current();
+            if (call == null) {
+                remember(key);
+            } else if (!call.whenTaken(() -> remember(key))) {
+                LOG.debug("Request {} ({}) was approved after the chain gave up on it; not remembered",
+                        request.id(), request.action());
+            }
         }
         return decision;
     }
@@ -124,14 +137,22 @@ public final class SessionApprovalMemory implements ApprovalBackend {
         }
     }
 
-    /** The exact tuple an approval covers; {@code details} is {@code null} unless details are compared. */
+    /**
+     * The exact tuple an approval covers. {@code contentDigest} is {@code null} when content is not compared or
+     * the request writes none.
+     */
     private record Approved(String contextName, Set<Permission> permissions, String action, Path target,
-                            List<String> argv, String details) {
+                            List<String> argv, List<String> resolvedTargets, String contentDigest) {
 
-        static Approved of(ApprovalRequest request, boolean matchDetails) {
+        /** The key of a request, or {@code null} when its content matters but only its details describe it. */
+        static Approved of(ApprovalRequest request, boolean matchContent) {
+            String digest = request.contentDigest().orElse(null);
+            if (matchContent && digest == null && request.details().isPresent()) {
+                return null;
+            }
             return new Approved(request.contextName(), request.permissions(), request.action(),
-                    request.target().orElse(null), request.argv(),
-                    matchDetails ? request.details().orElse(null) : null);
+                    request.target().orElse(null), request.argv(), request.resolvedTargets(),
+                    matchContent ? digest : null);
         }
     }
 
@@ -157,8 +178,9 @@ public final class SessionApprovalMemory implements ApprovalBackend {
         }
 
         /**
-         * Sets whether the details (the diff of an edit) must match as well (default {@code true}: an approval
-         * covers exactly the edit a human saw; {@code false}: it covers the action, whatever it writes).
+         * Sets whether the content must match as well (default {@code true}: an approval covers exactly the
+         * content whose digest the request carried, and a request with details but no digest is never
+         * remembered; {@code false}: it covers the action, whatever it writes).
          *
          * @param matchDetails whether to compare details
          * @return this builder

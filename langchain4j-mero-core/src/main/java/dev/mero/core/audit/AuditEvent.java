@@ -1,16 +1,20 @@
 package dev.mero.core.audit;
 
+import dev.mero.core.ContentDigest;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.StringJoiner;
 
 /**
  * One security decision, as it is written to the audit log.
@@ -27,15 +31,22 @@ import java.util.Set;
  * }</pre>
  *
  * <p>An event deliberately has no field for file contents, command environments, approval details (such
- * as the diff a human was shown) or secrets: what is not in the event cannot leak into a log. Text fields
- * are capped at {@value #MAX_FIELD_LENGTH} characters so that one event stays one bounded log line.
+ * as the diff a human was shown) or secrets: what is not in the event cannot leak into a log; new content is
+ * represented by its {@link #contentDigest() SHA-256 digest} only. Text fields are capped at
+ * {@value #MAX_FIELD_LENGTH} characters, well above the longest input any parser of the library accepts (a
+ * command line of 8,192 characters, even with every character escaped), so that one event stays one bounded
+ * log line; a longer value is cut and marked with the number of characters cut and the SHA-256 digest of the
+ * whole value, so the record still identifies exactly what it was about.
  *
  * <p>Instances are immutable and thread-safe.
  */
 public final class AuditEvent {
 
     /** The longest text a field keeps; longer text is cut and marked. */
-    public static final int MAX_FIELD_LENGTH = 4096;
+    public static final int MAX_FIELD_LENGTH = 64 * 1024;
+
+    /** The most {@link #targets()} an event keeps. */
+    public static final int MAX_TARGETS = 512;
 
     private final AuditEventType type;
     private final Instant timestamp;
@@ -46,6 +57,8 @@ public final class AuditEvent {
     private final String reason;
     private final String errorCode;
     private final String requestId;
+    private final List<String> targets;
+    private final String contentDigest;
 
     private AuditEvent(Builder builder) {
         if (builder.type == null) {
@@ -60,6 +73,16 @@ public final class AuditEvent {
         this.reason = bounded(builder.reason);
         this.errorCode = bounded(builder.errorCode);
         this.requestId = bounded(builder.requestId);
+        List<String> kept = new ArrayList<>();
+        for (String target : builder.targets) {
+            if (kept.size() == MAX_TARGETS) {
+                kept.add("... (" + (builder.targets.size() - MAX_TARGETS) + " more targets)");
+                break;
+            }
+            kept.add(bounded(target));
+        }
+        this.targets = List.copyOf(kept);
+        this.contentDigest = bounded(builder.contentDigest);
     }
 
     /**
@@ -162,19 +185,41 @@ public final class AuditEvent {
         return Optional.ofNullable(requestId);
     }
 
+    /**
+     * What the action resolved to on the host: for a path, its canonical real path; for a command, the working
+     * directory and the canonical real path of every path argument (what a link pointed to), each as
+     * {@code "argument -> /real/path"}. Host paths belong here, never in a model-facing message.
+     *
+     * @return an immutable list, empty when the event is not about resolved targets
+     */
+    public List<String> targets() {
+        return targets;
+    }
+
+    /**
+     * The SHA-256 digest (lower-case hex) of the complete new content or edit the action writes, when it
+     * writes one; the content itself is never recorded.
+     *
+     * @return the digest, if the action writes content
+     */
+    public Optional<String> contentDigest() {
+        return Optional.ofNullable(contentDigest);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof AuditEvent other && type == other.type && timestamp.equals(other.timestamp)
                 && Objects.equals(contextName, other.contextName) && Objects.equals(action, other.action)
                 && Objects.equals(subject, other.subject) && permissions.equals(other.permissions)
                 && Objects.equals(reason, other.reason) && Objects.equals(errorCode, other.errorCode)
-                && Objects.equals(requestId, other.requestId);
+                && Objects.equals(requestId, other.requestId) && targets.equals(other.targets)
+                && Objects.equals(contentDigest, other.contentDigest);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(type, timestamp, contextName, action, subject, permissions, reason, errorCode,
-                requestId);
+                requestId, targets, contentDigest);
     }
 
     /**
@@ -195,6 +240,12 @@ public final class AuditEvent {
         append(line, "error_code", errorCode);
         append(line, "reason", reason);
         append(line, "request_id", requestId);
+        if (!targets.isEmpty()) {
+            StringJoiner joined = new StringJoiner(", ", " targets=[", "]");
+            targets.forEach(target -> joined.add(Messages.quote(target)));
+            line.append(joined);
+        }
+        append(line, "content_sha256", contentDigest);
         return line.toString();
     }
 
@@ -212,7 +263,8 @@ public final class AuditEvent {
         if (Character.isHighSurrogate(value.charAt(cut - 1))) {
             cut--; // never split a surrogate pair
         }
-        return value.substring(0, cut) + "... (" + (value.length() - cut) + " more characters)";
+        return value.substring(0, cut) + "... (" + (value.length() - cut) + " more characters; sha256 of the whole: "
+                + ContentDigest.of(value) + ")";
     }
 
     /** Builds an {@link AuditEvent}; {@link #type(AuditEventType)} is required. */
@@ -227,6 +279,8 @@ public final class AuditEvent {
         private String reason;
         private String errorCode;
         private String requestId;
+        private List<String> targets = List.of();
+        private String contentDigest;
 
         private Builder() {
         }
@@ -346,6 +400,31 @@ public final class AuditEvent {
          */
         public Builder requestId(String requestId) {
             this.requestId = requestId;
+            return this;
+        }
+
+        /**
+         * Sets what the action resolved to on the host (see {@link AuditEvent#targets()}); replaces any earlier
+         * call.
+         *
+         * @param targets the resolved targets, none {@code null}
+         * @return this builder
+         */
+        public Builder targets(List<String> targets) {
+            Objects.requireNonNull(targets, "targets");
+            targets.forEach(target -> Objects.requireNonNull(target, "target"));
+            this.targets = List.copyOf(targets);
+            return this;
+        }
+
+        /**
+         * Sets the SHA-256 digest of the complete new content or edit the action writes.
+         *
+         * @param contentDigest lower-case hex, may be {@code null}
+         * @return this builder
+         */
+        public Builder contentDigest(String contentDigest) {
+            this.contentDigest = contentDigest;
             return this;
         }
 

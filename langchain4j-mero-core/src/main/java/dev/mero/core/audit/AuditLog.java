@@ -1,5 +1,6 @@
 package dev.mero.core.audit;
 
+import dev.mero.core.MeroToolsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,20 +23,38 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Events whose outcome is {@code allowed} or {@code pending} are logged at INFO, refusals and failures
  * at WARN, each on one line with control characters escaped (see {@link AuditEvent#toString()}), so that
- * an agent-chosen file name cannot forge a log line. Recording never throws: a sink that fails is reported
- * once, at ERROR, and is still called for later events (it may recover, for example after a disk was
- * freed). Instances are immutable and thread-safe.
+ * an agent-chosen file name cannot forge a log line. A sink that fails (throwing anything, an {@link Error}
+ * included) never turns a decision into a crash: its failure is reported to the logger at ERROR (the first
+ * time, then once more each time it recovers and fails again), and it is still called for later events (it may
+ * recover, for example after a disk was freed).
+ *
+ * <p>By default recording never throws and the decision stands even when a sink could not write it (fail
+ * open: the SLF4J logger still has the event). With {@link Builder#failClosed(boolean) failClosed(true)}, an
+ * event that a sink could not write makes {@link #record(AuditEvent)} throw a denial instead, so that a
+ * {@link dev.mero.core.SecurityContext} refuses an action it cannot account for. Instances are immutable and
+ * thread-safe.
  */
 public final class AuditLog {
 
     /** The name of the SLF4J logger every audit event is written to. */
     public static final String LOGGER_NAME = "dev.mero.audit";
 
+    /** The model-facing text of a refusal because the audit log could not record a decision. */
+    public static final String UNAVAILABLE_MESSAGE = "The action was refused because the audit log cannot record "
+            + "it (the audit log fails closed). Nothing was done; try again later or ask an operator to check the "
+            + "audit log.";
+
     private final Logger logger;
     private final List<GuardedSink> sinks;
+    private final boolean failClosed;
 
     AuditLog(Logger logger, Collection<AuditSink> sinks) {
+        this(logger, sinks, false);
+    }
+
+    AuditLog(Logger logger, Collection<AuditSink> sinks, boolean failClosed) {
         this.logger = Objects.requireNonNull(logger, "logger");
+        this.failClosed = failClosed;
         List<GuardedSink> guarded = new ArrayList<>();
         for (AuditSink sink : sinks) {
             guarded.add(new GuardedSink(sink));
@@ -62,9 +81,12 @@ public final class AuditLog {
     }
 
     /**
-     * Records an event: logs it, then hands it to every sink in order. Never throws for a failing sink.
+     * Records an event: logs it, then hands it to every sink in order. Unless the log {@link #failClosed() fails
+     * closed}, never throws for a failing sink.
      *
      * @param event the event
+     * @throws MeroToolsException with {@link #UNAVAILABLE_MESSAGE} if the log fails closed and a sink could not
+     *                            write the event (every sink is still tried)
      */
     public void record(AuditEvent event) {
         Objects.requireNonNull(event, "event");
@@ -73,9 +95,23 @@ public final class AuditLog {
         } else {
             logger.warn("{}", event);
         }
+        boolean written = true;
         for (GuardedSink sink : sinks) {
-            sink.write(event, logger);
+            written &= sink.write(event, logger);
         }
+        if (!written && failClosed) {
+            throw new MeroToolsException(UNAVAILABLE_MESSAGE);
+        }
+    }
+
+    /**
+     * Whether an event a sink could not write makes {@link #record(AuditEvent)} throw (deny) rather than let the
+     * decision stand.
+     *
+     * @return {@code true} if the log fails closed
+     */
+    public boolean failClosed() {
+        return failClosed;
     }
 
     /**
@@ -104,15 +140,27 @@ public final class AuditLog {
             this.sink = sink;
         }
 
-        void write(AuditEvent event, Logger logger) {
+        /** Writes the event; {@code false} if the sink failed, whatever it threw. */
+        boolean write(AuditEvent event, Logger logger) {
             try {
                 sink.write(event);
-            } catch (Exception e) {
+                failureReported.set(false);
+                return true;
+            } catch (Throwable e) {
                 // A broken sink must never turn a decision into a crash, nor flood the log.
                 if (failureReported.compareAndSet(false, true)) {
-                    logger.error("Audit sink {} failed; the decision stands, and later failures of this sink "
-                            + "are not reported again", sink, e);
+                    reportQuietly(logger, e);
                 }
+                return false;
+            }
+        }
+
+        private void reportQuietly(Logger logger, Throwable failure) {
+            try {
+                logger.error("Audit sink {} failed; later failures of this sink are not reported until it has "
+                        + "written an event again", sink, failure);
+            } catch (Throwable ignored) {
+                // the logger itself is broken: nothing is left to report to
             }
         }
     }
@@ -121,8 +169,22 @@ public final class AuditLog {
     public static final class Builder {
 
         private final List<AuditSink> sinks = new ArrayList<>();
+        private boolean failClosed;
 
         private Builder() {
+        }
+
+        /**
+         * Makes the log fail closed (default {@code false}, fail open): an event that a sink cannot write makes
+         * {@link AuditLog#record(AuditEvent)} throw a denial, so a security context refuses what it cannot
+         * record.
+         *
+         * @param failClosed whether to deny when the audit cannot be written
+         * @return this builder
+         */
+        public Builder failClosed(boolean failClosed) {
+            this.failClosed = failClosed;
+            return this;
         }
 
         /**
@@ -153,7 +215,7 @@ public final class AuditLog {
          * @return the audit log
          */
         public AuditLog build() {
-            return new AuditLog(LoggerFactory.getLogger(LOGGER_NAME), sinks);
+            return new AuditLog(LoggerFactory.getLogger(LOGGER_NAME), sinks, failClosed);
         }
     }
 }

@@ -9,9 +9,13 @@ import dev.mero.core.Permission;
 import java.io.Closeable;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,7 +29,8 @@ import java.util.concurrent.ConcurrentMap;
  * {"timestamp":"2025-01-01T10:00:00Z","type":"APPROVAL_REFUSED","outcome":"denied","context_name":"worker_1",
  *  "action":"WRITE: /ws/a.txt","subject":"/ws/a.txt","permissions":["WRITE"],
  *  "reason":"Action 'WRITE: /ws/a.txt' was not approved for context 'worker_1'.",
- *  "error_code":"approval_denied","request_id":"6f1c..."}
+ *  "error_code":"approval_denied","request_id":"6f1c...","targets":["/ws/a.txt -> /srv/ws/a.txt"],
+ *  "content_sha256":"9f86d0..."}
  * }</pre>
  * (shown wrapped; in the file each event is a single line). Keys are snake_case and always present, with
  * {@code null} for an absent value; the timestamp is ISO-8601 in UTC; non-ASCII and control characters are
@@ -62,9 +67,15 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
     /**
      * Opens a file for appending, creating it (and nothing else: its directory must exist) if needed.
      *
+     * <p>Only a regular file is accepted. What the path (after its links) names is checked without following
+     * a link before anything is opened, so a FIFO, a device or a directory is refused instead of blocking the
+     * caller or swallowing the log; the file is then opened while a non-blocking read-write probe holds it (a
+     * FIFO swapped in meanwhile cannot block the open), and the opened descriptor is checked again: it must be
+     * seekable and the path must still name the same regular file.
+     *
      * @param file the file
      * @return the sink; close it when done
-     * @throws IOException if the file cannot be created or opened for appending
+     * @throws IOException if the file is not a regular file, or cannot be created or opened for appending
      */
     public static JsonLinesAuditSink open(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
@@ -72,7 +83,42 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
         createOwnerOnly(absolute);
         // The real path keys the shared lock, so two sinks reaching one file through a link share it too.
         Path real = absolute.toRealPath();
-        return new JsonLinesAuditSink(real, new FileOutputStream(real.toFile(), true));
+        Object identity = regularFileKey(real);
+        // held open meanwhile: a FIFO swapped in after the check then has a reader, so opening it cannot block
+        FileChannel probe = FileChannel.open(real, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
+        try {
+            FileOutputStream out = new FileOutputStream(real.toFile(), true);
+            try {
+                FileChannel opened = out.getChannel();
+                opened.position(opened.size()); // a pipe cannot seek: fails for a FIFO swapped in
+                if (!Objects.equals(regularFileKey(real), identity)) {
+                    throw new IOException("'" + real + "' changed while it was being opened");
+                }
+                return new JsonLinesAuditSink(real, out);
+            } catch (IOException | RuntimeException e) {
+                out.close();
+                throw e;
+            }
+        } finally {
+            probe.close();
+        }
+    }
+
+    /**
+     * The identity of a regular file, checked without following a link.
+     *
+     * @throws IOException if the path is not a regular file (a FIFO, a device, a directory, a link)
+     */
+    static Object regularFileKey(Path real) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (!attributes.isRegularFile()) {
+            throw new IOException("'" + real + "' is not a regular file (it is a "
+                    + (attributes.isDirectory() ? "directory" : attributes.isSymbolicLink() ? "symbolic link"
+                    : "FIFO, socket or device") + ")");
+        }
+        return attributes.fileKey() != null ? attributes.fileKey() : real;
     }
 
     /**
@@ -145,6 +191,9 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
         put(node, "reason", event.reason());
         put(node, "error_code", event.errorCode());
         put(node, "request_id", event.requestId());
+        ArrayNode targets = node.putArray("targets");
+        event.targets().forEach(targets::add);
+        put(node, "content_sha256", event.contentDigest());
         byte[] json = MAPPER.writeValueAsBytes(node);
         byte[] line = new byte[json.length + 1];
         System.arraycopy(json, 0, line, 0, json.length);

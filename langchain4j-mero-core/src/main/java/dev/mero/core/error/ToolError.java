@@ -44,7 +44,6 @@ public final class ToolError {
     public static final int MAX_JSON_LENGTH = 64 * 1024;
 
     private static final Pattern CODE = Pattern.compile("[a-z][a-z0-9_]{0,63}");
-    private static final int MAX_CAUSE_DEPTH = 16;
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final String errorCode;
@@ -102,11 +101,13 @@ public final class ToolError {
     /**
      * Maps any exception to the error a caller sees.
      * <ul>
-     *   <li>The first {@link MeroToolsException} in the cause chain (tool frameworks often wrap what a tool
-     *       threw) gives the code and the message; a code this enum does not know keeps its text and takes the
+     *   <li>A {@link MeroToolsException} thrown by the tool, once the wrappers that reflection and the agent
+     *       framework add are removed ({@link ToolFailures#decision(Throwable)}, the classification the tool
+     *       bindings use too), gives the code and the message; a code this enum does not know keeps its text and takes the
      *       status of {@link ErrorCode#DENIED} for a denial or {@link ErrorCode#OPERATION_FAILED} otherwise.</li>
      *   <li>A {@link RateLimitedException} also gives {@code retry_after_seconds}.</li>
-     *   <li>Anything else gives {@code internal_error} with {@link #INTERNAL_ERROR_MESSAGE}.</li>
+     *   <li>Anything else, including a bug that carries a library exception as its cause, gives
+     *       {@code internal_error} with {@link #INTERNAL_ERROR_MESSAGE}.</li>
      * </ul>
      *
      * @param failure the exception
@@ -114,7 +115,7 @@ public final class ToolError {
      */
     public static ToolError from(Throwable failure) {
         Objects.requireNonNull(failure, "failure");
-        MeroToolsException mero = libraryException(failure);
+        MeroToolsException mero = ToolFailures.decision(failure).orElse(null);
         if (mero == null) {
             return of(ErrorCode.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
         }
@@ -266,17 +267,6 @@ public final class ToolError {
     }
 
     /** The first library exception in the cause chain; the depth bound also ends a cyclic chain. */
-    private static MeroToolsException libraryException(Throwable failure) {
-        Throwable current = failure;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            if (current instanceof MeroToolsException mero) {
-                return mero;
-            }
-            current = current.getCause();
-        }
-        return null;
-    }
-
     private static String modelMessage(MeroToolsException mero, ErrorCode code) {
         String text = mero.getMessage();
         if (text == null || text.isBlank()) {

@@ -5,12 +5,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -51,7 +48,7 @@ public final class CallKey {
      */
     public static CallKey of(String operation, String arguments) {
         Objects.requireNonNull(arguments, "arguments");
-        return new CallKey(validOperation(operation), sha256(operation + '\u0000' + arguments));
+        return new CallKey(validOperation(operation), ContentDigest.of(operation + '\u0000' + arguments));
     }
 
     /**
@@ -119,16 +116,6 @@ public final class CallKey {
             return CANONICAL.writeValueAsString(CANONICAL.readValue(json, Object.class));
         } catch (JsonProcessingException notJson) {
             return json; // not JSON: the raw text still identifies the call, only less forgivingly
-        }
-    }
-
-    private static String sha256(String text) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash);
-        } catch (NoSuchAlgorithmException impossible) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM; every Java platform must provide it",
-                    impossible);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -21,7 +22,9 @@ import java.util.function.Supplier;
  * String result = budget.run(key, () -> readFile(...));
  * }</pre>
  *
- * <p>A success resets the call's count; a call that has not failed for {@code window} is forgotten, so the
+ * <p>Checking and counting are one atomic step: {@link #begin(CallKey)} refuses the call or reserves one of its
+ * remaining failures for it until the attempt ends, so N concurrent identical calls that all fail run exactly
+ * {@code maxFailures} times, never more. A success resets the call's count; a call that has not failed for {@code window} is forgotten, so the
  * refusal lifts after that long. At most {@code maxTrackedCalls} calls are remembered, the least recently
  * used being forgotten first, so memory stays bounded whatever the model does. Use one budget per context.
  *
@@ -76,6 +79,35 @@ public final class RetryBudget {
     }
 
     /**
+     * Checks the call's budget and, in the same atomic step, reserves one of its remaining failures for this
+     * attempt: while it runs, it counts as a failure for every other identical call. End the attempt exactly
+     * once with {@link Attempt#succeeded()}, {@link Attempt#failed()} or {@link Attempt#release()}.
+     *
+     * @param key the call
+     * @return the running attempt
+     * @throws RetryBudgetExceededException if the call already failed {@code maxFailures} times in a row within
+     *                                      the window, or identical calls still running hold its remaining
+     *                                      failures
+     */
+    public Attempt begin(CallKey key) {
+        Objects.requireNonNull(key, "key");
+        long now = ticker.nanos();
+        synchronized (streaks) {
+            Streak streak = current(key, now);
+            int failures = streak == null ? 0 : streak.failures;
+            int running = streak == null ? 0 : streak.running;
+            if (failures >= maxFailures) {
+                throw RetryBudgetExceededException.exhausted(key.operation(), failures);
+            }
+            if (failures + running >= maxFailures) {
+                throw RetryBudgetExceededException.held(key.operation(), failures, running);
+            }
+            streaks.put(key, new Streak(failures, running + 1, streak == null ? now : streak.lastFailure));
+        }
+        return new Attempt(key);
+    }
+
+    /**
      * Counts one more consecutive failure of a call.
      *
      * @param key the call that failed
@@ -86,7 +118,8 @@ public final class RetryBudget {
         synchronized (streaks) {
             Streak streak = current(key, now);
             // saturate: a refused call is not run, so the count only grows through explicit records
-            streaks.put(key, new Streak(streak == null ? 1 : Math.min(streak.failures + 1, maxFailures), now));
+            streaks.put(key, new Streak(streak == null ? 1 : Math.min(streak.failures + 1, maxFailures),
+                    streak == null ? 0 : streak.running, now));
         }
     }
 
@@ -98,7 +131,12 @@ public final class RetryBudget {
     public void recordSuccess(CallKey key) {
         Objects.requireNonNull(key, "key");
         synchronized (streaks) {
-            streaks.remove(key);
+            Streak streak = streaks.get(key);
+            if (streak != null && streak.running > 0) {
+                streaks.put(key, new Streak(0, streak.running, streak.lastFailure));
+            } else {
+                streaks.remove(key);
+            }
         }
     }
 
@@ -130,17 +168,18 @@ public final class RetryBudget {
      */
     public <T> T run(CallKey key, Supplier<T> call) {
         Objects.requireNonNull(call, "call");
-        check(key);
+        Attempt attempt = begin(key);
         T result;
         try {
             result = call.get();
         } catch (RateLimitedException notRun) {
+            attempt.release();
             throw notRun;
         } catch (RuntimeException | Error failure) {
-            recordFailure(key);
+            attempt.failed();
             throw failure;
         }
-        recordSuccess(key);
+        attempt.succeeded();
         return result;
     }
 
@@ -161,17 +200,91 @@ public final class RetryBudget {
                 + ", maxTrackedCalls=" + maxTrackedCalls + "}";
     }
 
-    /** Returns the key's live streak, dropping it if it is older than the window; call with the lock held. */
+    /**
+     * Returns the key's live streak, forgetting its failures if the last one is older than the window (attempts
+     * still running stay counted); call with the lock held.
+     */
     private Streak current(CallKey key, long now) {
         Streak streak = streaks.get(key);
-        if (streak != null && now - streak.lastFailure >= windowNanos) {
-            streaks.remove(key);
-            return null;
+        if (streak != null && streak.failures > 0 && now - streak.lastFailure >= windowNanos) {
+            if (streak.running == 0) {
+                streaks.remove(key);
+                return null;
+            }
+            streak = new Streak(0, streak.running, now);
+            streaks.put(key, streak);
         }
         return streak;
     }
 
-    private record Streak(int failures, long lastFailure) {
+    /** Ends one running attempt of a call: {@code outcome} -1 failed, 0 released, 1 succeeded. */
+    private void end(CallKey key, int outcome) {
+        long now = ticker.nanos();
+        synchronized (streaks) {
+            Streak streak = current(key, now);
+            if (streak == null) {
+                // forgotten meanwhile (the least recently used of too many calls): count a failure afresh
+                if (outcome < 0) {
+                    streaks.put(key, new Streak(1, 0, now));
+                }
+                return;
+            }
+            int running = Math.max(0, streak.running - 1);
+            int failures = outcome > 0 ? 0 : outcome < 0 ? Math.min(streak.failures + 1, maxFailures) : streak.failures;
+            if (failures == 0 && running == 0) {
+                streaks.remove(key);
+            } else {
+                streaks.put(key, new Streak(failures, running, outcome < 0 ? now : streak.lastFailure));
+            }
+        }
+    }
+
+    /** Consecutive failures, attempts running now (each holding one of the remaining failures), last failure. */
+    private record Streak(int failures, int running, long lastFailure) {
+    }
+
+    /**
+     * One running attempt of a call, begun by {@link RetryBudget#begin(CallKey)}; it holds one of the call's
+     * remaining failures until it ends. Only the first of its end calls counts. Thread-safe.
+     */
+    public final class Attempt {
+
+        private final CallKey key;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        private Attempt(CallKey key) {
+            this.key = key;
+        }
+
+        /**
+         * The call this attempt belongs to.
+         *
+         * @return the key
+         */
+        public CallKey key() {
+            return key;
+        }
+
+        /** The call succeeded: its consecutive failures are forgotten. */
+        public void succeeded() {
+            if (ended.compareAndSet(false, true)) {
+                end(key, 1);
+            }
+        }
+
+        /** The call failed: one more consecutive failure. */
+        public void failed() {
+            if (ended.compareAndSet(false, true)) {
+                end(key, -1);
+            }
+        }
+
+        /** The attempt ends without an outcome that counts (the call did not run, or its outcome is not known). */
+        public void release() {
+            if (ended.compareAndSet(false, true)) {
+                end(key, 0);
+            }
+        }
     }
 
     /** Builds a {@link RetryBudget}. */

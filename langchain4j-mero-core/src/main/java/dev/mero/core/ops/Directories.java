@@ -29,7 +29,8 @@ final class Directories {
      *
      * @param context   the context that decides every level
      * @param directory the real directory that must exist, inside {@code within}'s mount
-     * @param within    a checked target whose entry holds the directory
+     * @param within    a target guarded by the caller whose entry holds the directory; if it is the directory
+     *                  itself it must have been guarded for {@link Operation#DIRECTORY_CREATE}
      * @return how many directories were created
      * @throws dev.mero.core.MeroToolsException if a level is refused, a file is in the way, or a level moved
      */
@@ -48,7 +49,7 @@ final class Directories {
             }
             virtual = virtual + "/" + name;
             real = real.resolve(name);
-            if (createLevel(context, virtual, real)) {
+            if (createLevel(context, virtual, real, within)) {
                 created++;
             }
         }
@@ -56,11 +57,13 @@ final class Directories {
     }
 
     /** Creates one level if it is missing; returns whether it did. */
-    private static boolean createLevel(SecurityContext context, String virtual, Path real) {
+    private static boolean createLevel(SecurityContext context, String virtual, Path real, ResolvedPath within) {
         if (existingDirectory(virtual, real)) {
             return false;
         }
-        ResolvedPath level = context.guard(Operation.DIRECTORY_CREATE, virtual);
+        // create_directory guarded its own target already; every other level is guarded here
+        ResolvedPath level = real.equals(within.realPath()) ? context.recheck(within)
+                : context.guard(Operation.DIRECTORY_CREATE, virtual);
         if (!level.realPath().equals(real)) {
             throw changed(virtual);
         }

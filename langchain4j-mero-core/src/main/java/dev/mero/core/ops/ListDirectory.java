@@ -6,6 +6,8 @@ import dev.mero.core.OperationFailedException;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 
 /**
@@ -29,21 +31,33 @@ final class ListDirectory implements ToolOperation {
             context.checkScope(Operation.DIRECTORY_LIST);
             return ListRoots.render(context);
         }
-        ResolvedPath target = context.guard(Operation.DIRECTORY_LIST, path);
-        try (SecureDirectory directory = Targets.openDirectory(target)) {
-            context.recheck(target);
-            return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries());
-        } catch (NotDirectoryException | java.nio.file.NoSuchFileException e) {
-            context.recheck(target);
-            throw notADirectory(target);
-        } catch (IOException e) {
-            if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
-                    && fs.getReason().contains("Not a directory")) {
+        return context.run(Operation.DIRECTORY_LIST, path, null, null, target -> {
+            try (SecureDirectory directory = Targets.openDirectory(target)) {
                 context.recheck(target);
-                throw notADirectory(target);
+                return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries());
+            } catch (IOException e) {
+                throw failure(context, target, e);
             }
-            throw Targets.failure(context, "list", target, e);
+        });
+    }
+
+    /**
+     * The failure for a directory that could not be opened or read: not a directory (or missing), or an I/O
+     * error; a target that moved is reported as the re-check's denial.
+     *
+     * @param context the context that checked the target
+     * @param target  the target
+     * @param cause   the failure
+     * @return the failure to throw
+     */
+    static OperationFailedException failure(SecurityContext context, ResolvedPath target, IOException cause) {
+        context.recheck(target);
+        if (cause instanceof NotDirectoryException || cause instanceof NoSuchFileException
+                || cause instanceof FileSystemException fs && fs.getReason() != null
+                && fs.getReason().contains("Not a directory")) {
+            return notADirectory(target);
         }
+        return Targets.failure(context, "list", target, cause);
     }
 
     /**

@@ -6,7 +6,6 @@ import dev.mero.core.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.limit.CallKey;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.function.Supplier;
 
 /**
  * The operations of the catalogue bound to one {@link SecurityContext}: what every binding (LangChain4j,
@@ -46,8 +44,21 @@ public final class MeroOperations {
         Map<String, ToolOperation> map = new HashMap<>();
         map.put(FileToolTexts.READ_FILE, new ReadFile(context, limits));
         map.put(FileToolTexts.WRITE_FILE, new WriteFile(context, limits));
+        map.put(FileToolTexts.APPEND_FILE, new AppendFile(context, limits));
+        map.put(FileToolTexts.EDIT_FILE, new EditFile(context, limits));
+        map.put(FileToolTexts.COPY_FILE, new CopyFile(context, limits));
+        map.put(FileToolTexts.MOVE_FILE, new MoveFile(context, limits));
+        map.put(FileToolTexts.DELETE_FILE, new DeleteFile(context));
+        map.put(FileToolTexts.FILE_INFO, new FileInfo(context));
         map.put(DirectoryToolTexts.LIST_ROOTS, new ListRoots(context));
         map.put(DirectoryToolTexts.LIST_DIRECTORY, new ListDirectory(context, limits));
+        map.put(DirectoryToolTexts.DIRECTORY_TREE, new DirectoryTree(context, limits));
+        map.put(DirectoryToolTexts.CREATE_DIRECTORY, new CreateDirectory(context));
+        map.put(DirectoryToolTexts.DELETE_DIRECTORY, new DeleteDirectory(context, limits));
+        map.put(SearchToolTexts.FIND_FILES, new FindFiles(context, limits));
+        map.put(SearchToolTexts.SEARCH_TEXT, new SearchText(context, limits));
+        map.put(CommandToolTexts.RUN_COMMAND, new RunCommand(context));
+        map.put(SyncToolTexts.SYNC_DIRECTORY, new SyncDirectory(context, limits));
         map.keySet().retainAll(catalogueNames(catalogue));
         this.operations = Map.copyOf(map);
     }
@@ -130,7 +141,7 @@ public final class MeroOperations {
         if (!arguments.tool().name().equals(toolName)) {
             throw new IllegalArgumentException("arguments of " + arguments.tool().name() + " given to " + toolName);
         }
-        return budgeted(toolName, arguments, () -> operation.run(arguments));
+        return operation.run(arguments);
     }
 
     /**
@@ -157,17 +168,6 @@ public final class MeroOperations {
                     + ". Expected one of: " + names + ".");
         }
         return operation;
-    }
-
-    /**
-     * The context's retry budget around a call: the same call (tool and exact arguments) that failed too
-     * often in a row is refused without running. Kept in this one place until the core's guards apply the
-     * budget themselves.
-     */
-    private String budgeted(String toolName, ToolArguments arguments, Supplier<String> call) {
-        return context.retryBudget()
-                .map(budget -> budget.run(CallKey.of(toolName, arguments.asMap().toString()), call))
-                .orElseGet(call);
     }
 
     private boolean usable(ToolDescriptor tool) {

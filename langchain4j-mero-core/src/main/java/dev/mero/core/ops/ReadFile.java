@@ -38,28 +38,29 @@ final class ReadFile implements ToolOperation {
         if (limit < 1) {
             throw ToolArguments.invalid(arguments.tool(), "'limit' is " + limit + "; give at least 1 line");
         }
-        ResolvedPath target = context.guard(Operation.FILE_READ, arguments.string("path"));
-        if (target.isMountRoot()) {
-            throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
-                    + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
-        }
-        LineWindow window;
-        try (SecureDirectory parent = Targets.openParent(target)) {
-            context.recheck(target);
-            BasicFileAttributes attributes = parent.attributes(Targets.name(target))
-                    .orElseThrow(() -> Targets.missing(target));
-            if (!attributes.isRegularFile()) {
-                throw Targets.notAFile(target, attributes, "read_file");
+        return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
+            if (target.isMountRoot()) {
+                throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
+                        + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
             }
-            try (SeekableByteChannel channel = parent.newByteChannel(Targets.name(target), READ)) {
+            LineWindow window;
+            try (SecureDirectory parent = Targets.openParent(target)) {
                 context.recheck(target);
-                window = LineWindow.read(Channels.newInputStream(channel), offset, limit, limits.maxReadBytes(),
-                        limits.maxScanBytes());
+                BasicFileAttributes attributes = parent.attributes(Targets.name(target))
+                        .orElseThrow(() -> Targets.missing(target));
+                if (!attributes.isRegularFile()) {
+                    throw Targets.notAFile(target, attributes, "read_file");
+                }
+                try (SeekableByteChannel channel = parent.newByteChannel(Targets.name(target), READ)) {
+                    context.recheck(target);
+                    window = LineWindow.read(Channels.newInputStream(channel), offset, limit, limits.maxReadBytes(),
+                            limits.maxScanBytes());
+                }
+            } catch (IOException e) {
+                throw Targets.failure(context, "read", target, e);
             }
-        } catch (IOException e) {
-            throw Targets.failure(context, "read", target, e);
-        }
-        return render(target.virtualPath(), window, offset);
+            return render(target.virtualPath(), window, offset);
+        });
     }
 
     private static String render(String virtualPath, LineWindow window, int offset) {

@@ -88,6 +88,7 @@ public final class ToolCatalogue {
                 .parameter(optional("offset", INTEGER, FileToolTexts.READ_FILE_OFFSET))
                 .parameter(optional("limit", INTEGER, FileToolTexts.READ_FILE_LIMIT))
                 .operation(Operation.FILE_READ).permission(Permission.READ)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(true, false, true, false)).build();
     }
 
@@ -148,6 +149,7 @@ public final class ToolCatalogue {
         return tool(FileToolTexts.FILE_INFO, FileToolTexts.FILE_INFO_DESCRIPTION)
                 .parameter(required("path", STRING, FileToolTexts.FILE_INFO_PATH))
                 .operation(Operation.FILE_READ).permission(Permission.READ)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(true, false, true, false)).build();
     }
 
@@ -160,6 +162,7 @@ public final class ToolCatalogue {
         return tool(DirectoryToolTexts.LIST_DIRECTORY, DirectoryToolTexts.LIST_DIRECTORY_DESCRIPTION)
                 .parameter(required("path", STRING, DirectoryToolTexts.LIST_DIRECTORY_PATH))
                 .operation(Operation.DIRECTORY_LIST).permission(Permission.READ)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(true, false, true, false)).build();
     }
 
@@ -168,6 +171,7 @@ public final class ToolCatalogue {
                 .parameter(required("path", STRING, DirectoryToolTexts.DIRECTORY_TREE_PATH))
                 .parameter(optional("max_depth", INTEGER, DirectoryToolTexts.DIRECTORY_TREE_MAX_DEPTH))
                 .operation(Operation.DIRECTORY_LIST).permission(Permission.READ)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(true, false, true, false)).build();
     }
 
@@ -191,6 +195,7 @@ public final class ToolCatalogue {
                 .parameter(required("path", STRING, SearchToolTexts.FIND_FILES_PATH))
                 .parameter(required("pattern", STRING, SearchToolTexts.FIND_FILES_PATTERN))
                 .operation(Operation.DIRECTORY_LIST).permission(Permission.READ)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(true, false, true, false)).build();
     }
 
@@ -200,6 +205,7 @@ public final class ToolCatalogue {
                 .parameter(required("pattern", STRING, SearchToolTexts.SEARCH_TEXT_PATTERN))
                 .parameter(optional("glob", STRING, SearchToolTexts.SEARCH_TEXT_GLOB))
                 .operation(Operation.DIRECTORY_LIST, Operation.FILE_READ).permission(Permission.READ)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(true, false, true, false)).build();
     }
 
@@ -209,6 +215,7 @@ public final class ToolCatalogue {
                 .parameter(optional("working_directory", STRING, CommandToolTexts.RUN_COMMAND_WORKING_DIRECTORY))
                 .parameter(optional("timeout_seconds", INTEGER, CommandToolTexts.RUN_COMMAND_TIMEOUT_SECONDS))
                 .operation(Operation.COMMAND_EXECUTE).permission(Permission.EXECUTE)
+                .untrustedOutput(true)
                 .hints(ToolHints.of(false, true, false, true)).build();
     }
 

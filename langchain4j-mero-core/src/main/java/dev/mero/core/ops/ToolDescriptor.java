@@ -33,6 +33,7 @@ public final class ToolDescriptor {
     private final ToolHints hints;
     private final String jsonSchema;
     private final String argumentHint;
+    private final boolean untrustedOutput;
 
     private ToolDescriptor(Builder builder) {
         this.name = requireName(builder.name);
@@ -52,6 +53,7 @@ public final class ToolDescriptor {
         this.hints = Objects.requireNonNull(builder.hints, "hints");
         this.jsonSchema = schema(parameters);
         this.argumentHint = hint(name, parameters);
+        this.untrustedOutput = builder.untrustedOutput;
     }
 
     /**
@@ -147,6 +149,16 @@ public final class ToolDescriptor {
         return argumentHint;
     }
 
+    /**
+     * Tells whether the tool's result carries content from outside the model's control (file text, names,
+     * command output, search results) that a binding should mark as data ({@link UntrustedContent}).
+     *
+     * @return {@code true} for untrusted output
+     */
+    public boolean untrustedOutput() {
+        return untrustedOutput;
+    }
+
     @Override
     public String toString() {
         return "ToolDescriptor{" + name + parameters + "}";
@@ -197,8 +209,20 @@ public final class ToolDescriptor {
         private final Set<Operation> operations = EnumSet.noneOf(Operation.class);
         private final Set<Permission> permissions = EnumSet.noneOf(Permission.class);
         private ToolHints hints;
+        private boolean untrustedOutput;
 
         private Builder() {
+        }
+
+        /**
+         * Marks the tool's results as carrying untrusted content.
+         *
+         * @param untrustedOutput {@code true} if results hold file text, names, command output or matches
+         * @return this builder
+         */
+        public Builder untrustedOutput(boolean untrustedOutput) {
+            this.untrustedOutput = untrustedOutput;
+            return this;
         }
 
         /**

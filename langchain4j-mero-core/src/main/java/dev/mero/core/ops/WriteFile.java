@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.nio.file.StandardOpenOption.READ;
 
 import dev.mero.core.InvalidInputException;
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.ResolvedPath;
@@ -33,23 +34,23 @@ final class WriteFile implements ToolOperation {
         String text = arguments.string("content");
         byte[] bytes = text.getBytes(UTF_8);
         checkSize(bytes.length, limits.maxWriteBytes(), "write_file");
-        ResolvedPath target = context.guard(Operation.FILE_WRITE, arguments.string("path"),
-                ApprovalDetails.content("New contents", text));
-        try (WriteTarget write = WriteTarget.open(context, target, "write_file")) {
-            if (write.existsAsFile() && sameContent(write, bytes)) {
-                return Messages.quote(target.virtualPath()) + " already holds exactly this content ("
-                        + bytes.length + " bytes); unchanged.";
+        return context.run(Operation.FILE_WRITE, arguments.string("path"), ApprovalDetails.content("New contents", text), ContentDigest.of(bytes), target -> {
+            try (WriteTarget write = WriteTarget.open(context, target, "write_file")) {
+                if (write.existsAsFile() && sameContent(write, bytes)) {
+                    return Messages.quote(target.virtualPath()) + " already holds exactly this content ("
+                            + bytes.length + " bytes); unchanged.";
+                }
+                context.recheck(target, bytes);
+                AtomicWrite.replace(write.parent, write.name, bytes);
+                context.recheck(target);
+                return "Wrote " + bytes.length + (bytes.length == 1 ? " byte" : " bytes") + " to "
+                        + Messages.quote(target.virtualPath()) + " ("
+                        + (write.existsAsFile() ? "replaced its previous contents" : "created the file")
+                        + write.parentsNote() + ").";
+            } catch (IOException e) {
+                throw Targets.failure(context, "write", target, e);
             }
-            context.recheck(target);
-            AtomicWrite.replace(write.parent, write.name, bytes);
-            context.recheck(target);
-            return "Wrote " + bytes.length + (bytes.length == 1 ? " byte" : " bytes") + " to "
-                    + Messages.quote(target.virtualPath()) + " ("
-                    + (write.existsAsFile() ? "replaced its previous contents" : "created the file")
-                    + write.parentsNote() + ").";
-        } catch (IOException e) {
-            throw Targets.failure(context, "write", target, e);
-        }
+        });
     }
 
     /**

@@ -34,6 +34,28 @@ class ApprovalGateTest {
     }
 
     @Test
+    void aBackendThrowingAnErrorIsARecordedRefusal() {
+        assertThatThrownBy(() -> gate(r -> {
+            throw new AssertionError("backend bug");
+        }).approve(request)).isInstanceOf(ApprovalDeniedException.class).hasMessage(NOT_APPROVED);
+
+        assertThat(audit.events).extracting(AuditEvent::type)
+                .containsExactly(AuditEventType.APPROVAL_REQUESTED, AuditEventType.APPROVAL_REFUSED);
+    }
+
+    @Test
+    void aVirtualMachineErrorPropagatesOnlyAfterTheRefusalIsRecorded() {
+        StackOverflowError overflow = new StackOverflowError();
+
+        assertThatThrownBy(() -> gate(r -> {
+            throw overflow;
+        }).approve(request)).isSameAs(overflow);
+
+        assertThat(audit.events).extracting(AuditEvent::type)
+                .containsExactly(AuditEventType.APPROVAL_REQUESTED, AuditEventType.APPROVAL_REFUSED);
+    }
+
+    @Test
     void approvedReturnsAndIsAudited() {
         assertThatCode(() -> gate(ApprovalBackends.alwaysApprove()).approve(request)).doesNotThrowAnyException();
 

@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Permission;
 import dev.mero.core.PathEntry;
 import dev.mero.core.ResolvedPath;
@@ -22,6 +23,26 @@ class ApprovalRequestTest {
 
     @TempDir
     Path dir;
+
+    @Test
+    void carriesTheContentDigestAndTheResolvedTargets() {
+        String digest = ContentDigest.of("new text");
+        ApprovalRequest request = ApprovalRequest.builder().contextName("w").permissions(Permission.WRITE)
+                .subject("/ws/a.txt").contentDigest(digest)
+                .resolvedTargets(List.of("link -> /srv/ws/real.txt")).build();
+
+        assertThat(request.contentDigest()).contains(digest);
+        assertThat(request.resolvedTargets()).containsExactly("link -> /srv/ws/real.txt");
+        ApprovalRequest other = ApprovalRequest.builder().id(request.id()).requestedAt(request.requestedAt())
+                .contextName("w").permissions(Permission.WRITE).subject("/ws/a.txt")
+                .contentDigest(ContentDigest.of("other")).resolvedTargets(List.of("link -> /srv/ws/real.txt"))
+                .build();
+        assertThat(other).isNotEqualTo(request);
+        assertThatThrownBy(() -> ApprovalRequest.builder().contentDigest("not-a-digest"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(ApprovalRequest.builder().contextName("w").permissions(Permission.READ).subject("s").build()
+                .contentDigest()).isEmpty();
+    }
 
     @Test
     void actionNamesOnePermissionAndTheSubject() {

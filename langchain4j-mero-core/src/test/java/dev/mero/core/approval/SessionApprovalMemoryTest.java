@@ -1,6 +1,7 @@
 package dev.mero.core.approval;
 
 import dev.mero.core.PathEntry;
+import dev.mero.core.ContentDigest;
 import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
@@ -133,21 +134,34 @@ class SessionApprovalMemoryTest {
     }
 
     @Test
-    void detailsAreComparedUnlessSwitchedOff() throws Exception {
+    void contentIsComparedByDigestNeverByDetailsUnlessSwitchedOff() throws Exception {
         SessionApprovalMemory byAction = SessionApprovalMemory.builder().delegate(human).matchDetails(false).build();
-        SessionApprovalMemory byContent = SessionApprovalMemory.wrap(human);
-        for (SessionApprovalMemory memory : List.of(byAction, byContent)) {
-            memory.decide(withDetails("+one"));
-            memory.decide(withDetails("+one"));
-            memory.decide(withDetails("+two"));
-        }
+        byAction.decide(write("preview", "one"));
+        byAction.decide(write("other preview", "two"));
+        assertThat(asked).hasValue(1);
 
+        SessionApprovalMemory byContent = SessionApprovalMemory.wrap(human);
+        byContent.decide(write("preview", "one"));
+        byContent.decide(write("another preview", "one")); // same content: remembered
+        byContent.decide(write("preview", "two"));         // same preview, other content: asked
         assertThat(asked).hasValue(1 + 2);
     }
 
-    private ApprovalRequest withDetails(String diff) {
+    @Test
+    void aRequestWithDetailsButNoDigestIsNeverRemembered() throws Exception {
+        SessionApprovalMemory memory = SessionApprovalMemory.wrap(human);
+        for (int i = 0; i < 3; i++) {
+            memory.decide(ApprovalRequest.builder().contextName("worker_1").permissions(Permission.WRITE)
+                    .subject("/ws/a.txt").details("+one").build());
+        }
+
+        assertThat(asked).hasValue(3);
+        assertThat(memory.size()).isZero();
+    }
+
+    private ApprovalRequest write(String preview, String content) {
         return ApprovalRequest.builder().contextName("worker_1").permissions(Permission.WRITE)
-                .subject("/ws/a.txt").details(diff).build();
+                .subject("/ws/a.txt").details(preview).contentDigest(ContentDigest.of(content)).build();
     }
 
     @Test

@@ -6,7 +6,10 @@ import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
+import dev.mero.core.ContentDigest;
+import dev.mero.core.Messages;
 import dev.mero.core.Permission;
+import dev.mero.core.command.CommandLineParser;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -93,7 +96,31 @@ class AuditEventTest {
                 .subject("s".repeat(AuditEvent.MAX_FIELD_LENGTH + 5)).build();
 
         assertThat(event.subject().orElseThrow()).isEqualTo("s".repeat(AuditEvent.MAX_FIELD_LENGTH)
-                + "... (5 more characters)");
+                + "... (5 more characters; sha256 of the whole: "
+                + ContentDigest.of("s".repeat(AuditEvent.MAX_FIELD_LENGTH + 5)) + ")");
+    }
+
+    @Test
+    void theLongestCommandLineTheParserAcceptsIsKeptWholeEvenWhenEveryCharacterIsEscaped() {
+        String line = "\u0001".repeat(CommandLineParser.MAX_LENGTH);
+        String quoted = Messages.quote("\u0001".repeat(CommandLineParser.MAX_LENGTH));
+        AuditEvent event = AuditEvent.builder().type(AuditEventType.DENIED)
+                .action("EXECUTE: " + line).subject(line).reason("Command " + quoted + " is blocked.").build();
+
+        assertThat(event.subject()).contains(line);
+        assertThat(event.action()).contains("EXECUTE: " + line);
+        assertThat(event.reason()).contains("Command " + quoted + " is blocked.");
+    }
+
+    @Test
+    void targetsAndTheContentDigestAreKept() {
+        String digest = ContentDigest.of("new text");
+        AuditEvent event = AuditEvent.builder().type(AuditEventType.ALLOWED)
+                .targets(List.of("link -> /srv/ws/real.txt")).contentDigest(digest).build();
+
+        assertThat(event.targets()).containsExactly("link -> /srv/ws/real.txt");
+        assertThat(event.contentDigest()).contains(digest);
+        assertThat(event.toString()).contains("targets=['link -> /srv/ws/real.txt']", "content_sha256='" + digest);
     }
 
     @Test

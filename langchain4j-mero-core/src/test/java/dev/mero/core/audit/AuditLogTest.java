@@ -1,5 +1,6 @@
 package dev.mero.core.audit;
 
+import dev.mero.core.MeroToolsException;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -7,9 +8,12 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.ArgumentMatchers.same;
 import static org.mockito.Mockito.mock;
@@ -85,8 +89,43 @@ class AuditLogTest {
         }).doesNotThrowAnyException();
 
         assertThat(recorded).hasSize(3);
-        verify(logger, times(1)).error(eq("Audit sink {} failed; the decision stands, and later failures of this "
-                + "sink are not reported again"), same(broken), same(failure));
+        verify(logger, times(1)).error(eq("Audit sink {} failed; later failures of this sink are not reported "
+                + "until it has written an event again"), same(broken), same(failure));
+    }
+
+    @Test
+    void aSinkThrowingAnErrorIsContainedAndReported() {
+        AssertionError failure = new AssertionError("sink bug");
+        AuditSink broken = e -> {
+            throw failure;
+        };
+        AuditLog log = new AuditLog(logger, List.of(broken, recorded::add));
+
+        assertThatCode(() -> log.record(event(AuditEventType.ALLOWED))).doesNotThrowAnyException();
+
+        assertThat(recorded).hasSize(1);
+        verify(logger).error(anyString(), same(broken), same(failure));
+    }
+
+    @Test
+    void aLogThatFailsClosedDeniesWhenASinkCannotWrite() {
+        AtomicBoolean broken = new AtomicBoolean(true);
+        AuditLog log = AuditLog.builder().failClosed(true).sink(e -> {
+            if (broken.get()) {
+                throw new StackOverflowError();
+            }
+        }).sink(recorded::add).build();
+
+        assertThat(log.failClosed()).isTrue();
+        assertThatThrownBy(() -> log.record(event(AuditEventType.ALLOWED)))
+                .isInstanceOf(MeroToolsException.class)
+                .hasMessage(AuditLog.UNAVAILABLE_MESSAGE)
+                .satisfies(e -> assertThat(((MeroToolsException) e).isDenial()).isTrue());
+        assertThat(recorded).hasSize(1); // every sink is still tried
+
+        broken.set(false);
+        assertThatCode(() -> log.record(event(AuditEventType.ALLOWED))).doesNotThrowAnyException();
+        assertThat(AuditLog.create().failClosed()).isFalse();
     }
 
     @Test

@@ -2,11 +2,13 @@ package dev.mero.core.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mero.core.Fifos;
 import dev.mero.core.Permission;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -59,7 +61,7 @@ class JsonLinesAuditSinkTest {
         assertThat(lines).hasSize(1);
         JsonNode node = JSON.readTree(lines.get(0));
         assertThat(node.fieldNames()).toIterable().containsExactly("timestamp", "type", "outcome", "context_name",
-                "action", "subject", "permissions", "reason", "error_code", "request_id");
+                "action", "subject", "permissions", "reason", "error_code", "request_id", "targets", "content_sha256");
         assertThat(node.get("timestamp").asText()).isEqualTo("2025-01-01T10:00:00Z");
         assertThat(node.get("type").asText()).isEqualTo("APPROVAL_REFUSED");
         assertThat(node.get("outcome").asText()).isEqualTo("denied");
@@ -168,6 +170,33 @@ class JsonLinesAuditSinkTest {
         assertThatThrownBy(() -> sink.write(event("/ws/a")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageEndingWith("audit.jsonl' is closed");
+    }
+
+    @Test
+    @Timeout(30)
+    void aFifoADirectoryOrADeviceIsRefusedBeforeItIsOpened() throws Exception {
+        Path fifo = Fifos.mkfifo(dir.resolve("audit.jsonl"));
+        Path linkToFifo = Files.createSymbolicLink(dir.resolve("link.jsonl"), fifo);
+        Path linkToDevice = Files.createSymbolicLink(dir.resolve("zero.jsonl"), Path.of("/dev/null"));
+        Path directory = Files.createDirectory(dir.resolve("dir.jsonl"));
+
+        for (Path refused : List.of(fifo, linkToFifo, linkToDevice, directory)) {
+            assertThatThrownBy(() -> JsonLinesAuditSink.open(refused)).as(refused.toString())
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("not a regular file");
+        }
+    }
+
+    @Test
+    void aLinkToARegularFileStillWorks() throws Exception {
+        Path real = Files.createFile(dir.resolve("real.jsonl"));
+        Path link = Files.createSymbolicLink(dir.resolve("link.jsonl"), real);
+
+        try (JsonLinesAuditSink sink = JsonLinesAuditSink.open(link)) {
+            sink.write(AuditEvent.builder().type(AuditEventType.ALLOWED).build());
+            assertThat(sink.file()).isEqualTo(real.toRealPath());
+        }
+        assertThat(Files.readAllLines(real)).hasSize(1);
     }
 
     @Test

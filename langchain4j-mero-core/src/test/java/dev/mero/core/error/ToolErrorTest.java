@@ -21,6 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
@@ -143,23 +145,38 @@ class ToolErrorTest {
     }
 
     @Test
-    void findsALibraryExceptionWrappedByAFramework() {
+    void findsALibraryExceptionInsideTheWrappersReflectionAdds() {
         PathAccessDeniedException denied = new PathAccessDeniedException("Path '/etc' is not covered.");
 
-        ToolError error = ToolError.from(new CompletionException(new RuntimeException(denied)));
+        ToolError error = ToolError.from(new UndeclaredThrowableException(new InvocationTargetException(denied)));
 
         assertThat(error.errorCode()).isEqualTo("path_denied");
         assertThat(error.message()).isEqualTo("Path '/etc' is not covered.");
     }
 
     @Test
-    void aLibraryExceptionHiddenTooDeepIsTreatedAsABug() {
-        Throwable failure = new OperationFailedException("deep");
-        for (int i = 0; i < 16; i++) {
-            failure = new UncheckedIOException(new IOException(failure));
-        }
+    void aBugThatCarriesALibraryExceptionIsABug() {
+        PathAccessDeniedException denied = new PathAccessDeniedException("Path '/etc' is not covered.");
 
-        assertThat(ToolError.from(failure).errorCode()).isEqualTo("internal_error");
+        assertThat(ToolError.from(new CompletionException(denied)).errorCode()).isEqualTo("internal_error");
+        assertThat(ToolError.from(new RuntimeException(denied)).errorCode()).isEqualTo("internal_error");
+        assertThat(ToolError.from(new UncheckedIOException(new IOException(denied))).errorCode())
+                .isEqualTo("internal_error");
+        assertThat(ToolError.from(new AssertionError("bug", denied)).errorCode()).isEqualTo("internal_error");
+        assertThat(ToolError.from(new InvocationTargetException(new IllegalStateException(denied))).errorCode())
+                .isEqualTo("internal_error");
+    }
+
+    @Test
+    void aLibraryExceptionBehindTooManyWrappersIsTreatedAsABug() {
+        Throwable atLimit = new OperationFailedException("deep");
+        for (int i = 0; i < ToolFailures.MAX_WRAPPERS; i++) {
+            atLimit = new InvocationTargetException(atLimit);
+        }
+        Throwable beyond = new InvocationTargetException(atLimit);
+
+        assertThat(ToolError.from(atLimit).errorCode()).isEqualTo("operation_failed");
+        assertThat(ToolError.from(beyond).errorCode()).isEqualTo("internal_error");
     }
 
     @Test

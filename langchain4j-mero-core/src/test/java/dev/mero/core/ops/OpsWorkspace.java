@@ -41,6 +41,15 @@ final class OpsWorkspace {
                 .path(PathEntry.of(docs.toString(), "docs", Permission.READ));
     }
 
+    /** What a binding shows the model for a call: the result, or the refusal's {@code Denied:}/{@code Error:} text. */
+    static String modelText(MeroOperations ops, String tool, String json) {
+        try {
+            return ops.call(tool, json);
+        } catch (dev.mero.core.MeroToolsException e) {
+            return e.toModelText();
+        }
+    }
+
     MeroOperations ops() {
         return MeroOperations.forContext(contextBuilder().build());
     }
@@ -64,7 +73,7 @@ final class OpsWorkspace {
                 return name + "/";
             }
             if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                return name + " " + ApprovalDetails.sha256(Files.readAllBytes(p));
+                return name + " " + dev.mero.core.ContentDigest.of(Files.readAllBytes(p));
             }
             return name + " (special)";
         } catch (IOException e) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.MeroToolsException;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.PermissionDeniedException;
@@ -35,11 +34,7 @@ class ReadWriteListTest {
     }
 
     private String modelText(String tool, String json) {
-        try {
-            return ops.call(tool, json);
-        } catch (MeroToolsException e) {
-            return e.toModelText();
-        }
+        return OpsWorkspace.modelText(ops, tool, json);
     }
 
     @Test

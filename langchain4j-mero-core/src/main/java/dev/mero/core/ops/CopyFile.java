@@ -1,0 +1,46 @@
+package dev.mero.core.ops;
+
+import dev.mero.core.Messages;
+import dev.mero.core.Operation;
+import dev.mero.core.OperationFailedException;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
+import java.io.IOException;
+
+/**
+ * {@code copy_file(source, destination)}: copies a regular file, possibly into another mount, replacing the
+ * destination atomically. READ is guarded on the source, WRITE on the destination (its approval request names
+ * the source and carries the SHA-256 of the bytes that will be written).
+ */
+final class CopyFile implements ToolOperation {
+
+    private final SecurityContext context;
+    private final OperationLimits limits;
+
+    CopyFile(SecurityContext context, OperationLimits limits) {
+        this.context = context;
+        this.limits = limits;
+    }
+
+    @Override
+    public String run(ToolArguments arguments) {
+        return context.run(Operation.FILE_READ, arguments.string("source"), null, null, source -> {
+            FileCopy.Digest digest = FileCopy.digest(context, source, limits.maxCopyBytes(), "copy_file");
+            ResolvedPath destination = context.guard(Operation.FILE_WRITE, arguments.string("destination"),
+                    "Copy of " + Messages.quote(source.virtualPath()) + " (" + digest.size + " bytes)", digest.sha256);
+            if (destination.realPath().equals(source.realPath())) {
+                throw new OperationFailedException("The source and the destination are the same file ("
+                        + Messages.quote(source.virtualPath()) + "); nothing was copied.");
+            }
+            try (WriteTarget write = WriteTarget.open(context, destination, "copy_file")) {
+                FileCopy.copy(context, source, write, digest, limits.maxCopyBytes(), "copy_file");
+                context.recheck(destination);
+                return "Copied " + Messages.quote(source.virtualPath()) + " to " + Messages.quote(destination.virtualPath())
+                        + " (" + digest.size + " bytes; " + (write.existsAsFile() ? "replaced the file there"
+                        : "created the file" + write.parentsNote()) + ").";
+            } catch (IOException e) {
+                throw Targets.failure(context, "copy to", destination, e);
+            }
+        });
+    }
+}

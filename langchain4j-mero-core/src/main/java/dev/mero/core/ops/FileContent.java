@@ -1,0 +1,77 @@
+package dev.mero.core.ops;
+
+import static java.nio.file.StandardOpenOption.READ;
+
+import dev.mero.core.OperationFailedException;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.Messages;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * Reads a whole regular file of bounded size through its open directory: its type is read without following
+ * a link first (a device or pipe is never opened), the open does not follow a link, and the target is
+ * re-checked around it.
+ */
+final class FileContent {
+
+    private FileContent() {
+    }
+
+    /**
+     * Reads a file completely.
+     *
+     * @param context  the context that checked the target
+     * @param target   a checked target
+     * @param maxBytes the largest file accepted
+     * @param tool     the tool, for messages
+     * @return the bytes
+     * @throws OperationFailedException if it is missing, not a regular file or larger than {@code maxBytes}
+     */
+    static byte[] read(SecurityContext context, ResolvedPath target, int maxBytes, String tool) {
+        if (target.isMountRoot()) {
+            throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
+                    + "regular file; " + tool + " works on regular files only.");
+        }
+        try (SecureDirectory parent = Targets.openParent(target)) {
+            return read(context, target, parent, maxBytes, tool);
+        } catch (IOException e) {
+            throw Targets.failure(context, "read", target, e);
+        }
+    }
+
+    /**
+     * Reads a file completely through its already open directory.
+     *
+     * @param context  the context that checked the target
+     * @param target   a checked target
+     * @param parent   its open directory
+     * @param maxBytes the largest file accepted
+     * @param tool     the tool, for messages
+     * @return the bytes
+     * @throws IOException if it cannot be read
+     */
+    static byte[] read(SecurityContext context, ResolvedPath target, SecureDirectory parent, int maxBytes,
+                       String tool) throws IOException {
+        context.recheck(target);
+        String name = Targets.name(target);
+        BasicFileAttributes attributes = parent.attributes(name).orElseThrow(() -> Targets.missing(target));
+        if (!attributes.isRegularFile()) {
+            throw Targets.notAFile(target, attributes, tool);
+        }
+        try (SeekableByteChannel channel = parent.newByteChannel(name, READ);
+             InputStream in = Channels.newInputStream(channel)) {
+            context.recheck(target);
+            byte[] bytes = in.readNBytes(maxBytes + 1);
+            if (bytes.length > maxBytes) {
+                throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is larger than "
+                        + maxBytes + " bytes, more than " + tool + " handles at once.");
+            }
+            return bytes;
+        }
+    }
+}

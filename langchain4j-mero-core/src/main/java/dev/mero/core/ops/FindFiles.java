@@ -1,0 +1,82 @@
+package dev.mero.core.ops;
+
+import dev.mero.core.Messages;
+import dev.mero.core.Operation;
+import dev.mero.core.Permission;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code find_files(path, pattern)}: the paths below a directory that match a glob, found by walking the tree
+ * through open directories ({@link TreeWalk}): bounded in entries, results and time; links are listed when they
+ * match but never followed, so the search never leaves the directory it started in.
+ */
+final class FindFiles implements ToolOperation {
+
+    private final SecurityContext context;
+    private final OperationLimits limits;
+
+    FindFiles(SecurityContext context, OperationLimits limits) {
+        this.context = context;
+        this.limits = limits;
+    }
+
+    @Override
+    public String run(ToolArguments arguments) {
+        String pattern = arguments.string("pattern");
+        GlobPattern glob = GlobPattern.compile(arguments.tool(), "pattern", pattern);
+        return context.run(Operation.DIRECTORY_LIST, arguments.string("path"), null, null, target -> {
+            List<String> found = new ArrayList<>();
+            boolean[] moreResults = {false};
+            TreeWalk.Outcome outcome;
+            try {
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
+                outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
+                        Permission.READ, (relative, depth, attributes, parent, name) -> {
+                            if (glob.matches(relative)) {
+                                if (found.size() == limits.maxFindResults()) {
+                                    moreResults[0] = true;
+                                    return false;
+                                }
+                                found.add(Targets.child(target.virtualPath(), relative)
+                                        + (attributes.isDirectory() ? "/" : attributes.isSymbolicLink() ? "@" : ""));
+                            }
+                            return true;
+                        });
+            } catch (IOException e) {
+                throw ListDirectory.failure(context, target, e);
+            }
+            StringBuilder out = new StringBuilder();
+            if (found.isEmpty()) {
+                out.append("No paths below ").append(Messages.quote(target.virtualPath())).append(" match ")
+                        .append(Messages.quote(pattern)).append('.');
+            } else {
+                out.append(found.size()).append(found.size() == 1 ? " path" : " paths").append(" below ")
+                        .append(Messages.quote(target.virtualPath())).append(" match ").append(Messages.quote(pattern))
+                        .append(" (directories end with '/', symbolic links with '@'):");
+                found.forEach(path -> out.append('\n').append(displayed(path)));
+            }
+            if (moreResults[0]) {
+                out.append("\n[Truncated: showing the first ").append(found.size())
+                        .append(" matches; use a narrower pattern or directory.]");
+            } else if (outcome.cutByEntries || outcome.cutByTime) {
+                out.append("\n[Incomplete: stopped after ").append(outcome.entries).append(" entries")
+                        .append(outcome.cutByTime ? " (time limit)" : "").append("; search a smaller directory.]");
+            }
+            if (outcome.deniedDirectories > 0) {
+                out.append("\n[").append(outcome.deniedDirectories).append(" director")
+                        .append(outcome.deniedDirectories == 1 ? "y was" : "ies were")
+                        .append(" not searched: no READ permission there.]");
+            }
+            return out.toString();
+        });
+    }
+
+    private static String displayed(String path) {
+        return path.codePoints().anyMatch(Messages::isControlOrInvisible) ? Messages.quote(path) : path;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.mero.core.ops;
+
+import dev.mero.core.Messages;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * A glob a model wrote, matched against paths relative to the searched directory. A pattern without {@code '/'}
+ * matches a name at any depth ({@code *.md}); {@code **}{@code /x} also matches {@code x} at the top. Matching is
+ * purely textual: a pattern can never name anything outside the walked tree.
+ */
+final class GlobPattern {
+
+    private static final int MAX_LENGTH = 1000;
+
+    private final PathMatcher matcher;
+    private final PathMatcher topLevel;
+    private final boolean byName;
+
+    private GlobPattern(PathMatcher matcher, PathMatcher topLevel, boolean byName) {
+        this.matcher = matcher;
+        this.topLevel = topLevel;
+        this.byName = byName;
+    }
+
+    /**
+     * Compiles a glob.
+     *
+     * @param tool    the tool, for the invalid-input message
+     * @param name    the argument's name
+     * @param pattern the glob
+     * @return the pattern
+     */
+    static GlobPattern compile(ToolDescriptor tool, String name, String pattern) {
+        if (pattern.isBlank() || pattern.length() > MAX_LENGTH
+                || pattern.codePoints().anyMatch(Messages::isControlOrInvisible)) {
+            throw ToolArguments.invalid(tool, "'" + name + "' must be a glob of 1 to " + MAX_LENGTH + " visible "
+                    + "characters, for example '*.md'");
+        }
+        String glob = pattern.startsWith("/") ? pattern.substring(1) : pattern;
+        try {
+            PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+            PathMatcher topLevel = glob.startsWith("**/") && glob.length() > 3
+                    ? FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : null;
+            return new GlobPattern(matcher, topLevel, !glob.contains("/"));
+        } catch (PatternSyntaxException e) {
+            throw ToolArguments.invalid(tool, "'" + name + "' is not a valid glob (" + e.getDescription() + ")");
+        }
+    }
+
+    /**
+     * Tells whether a relative path matches.
+     *
+     * @param relative the path below the searched directory, {@code '/'}-separated
+     * @return {@code true} on a match
+     */
+    boolean matches(String relative) {
+        Path path = Path.of(relative);
+        if (byName) {
+            return matcher.matches(path.getFileName());
+        }
+        return matcher.matches(path) || topLevel != null && topLevel.matches(path);
+    }
+}

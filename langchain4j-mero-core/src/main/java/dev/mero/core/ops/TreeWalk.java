@@ -1,0 +1,162 @@
+package dev.mero.core.ops;
+
+import dev.mero.core.MeroToolsException;
+import dev.mero.core.Permission;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
+import java.io.IOException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Walks the tree below a checked directory, depth first in name order, bounded in depth, entries and time.
+ * Every directory is opened relative to its parent without following a link ({@link SecureDirectory}), so the
+ * walk never leaves the directory it started in, whatever links it meets: links are reported, never followed.
+ * A subdirectory where the context denies the needed permission (a nested mount with other rules) is reported
+ * and not entered.
+ */
+final class TreeWalk {
+
+    /** The deepest any walk goes, whatever the caller asks. */
+    static final int MAX_DEPTH = 64;
+
+    /** What a walk hands to its visitor. */
+    interface Visitor {
+
+        /**
+         * Receives one entry.
+         *
+         * @param relative   the entry's path below the start, with {@code '/'} separators
+         * @param depth      1 for the start directory's own entries
+         * @param attributes its attributes, of the link itself for a link
+         * @param parent     the open directory holding it
+         * @param name       its name there
+         * @return {@code false} to stop the walk
+         * @throws IOException if the visitor's own I/O fails
+         */
+        boolean visit(String relative, int depth, BasicFileAttributes attributes, SecureDirectory parent, String name)
+                throws IOException;
+
+        /**
+         * Hears of a directory that is not entered because the context denies access there.
+         *
+         * @param relative the directory's path below the start
+         */
+        default void denied(String relative) {
+        }
+    }
+
+    /** How a walk ended. */
+    static final class Outcome {
+        int entries;
+        boolean cutByEntries;
+        boolean cutByTime;
+        boolean stopped;
+        int deniedDirectories;
+        int notEntered;
+
+        /**
+         * Tells whether the walk saw everything.
+         *
+         * @return {@code true} if no bound cut it and the visitor did not stop it
+         */
+        boolean complete() {
+            return !cutByEntries && !cutByTime && !stopped;
+        }
+    }
+
+    private final SecurityContext context;
+    private final ResolvedPath start;
+    private final int maxDepth;
+    private final int maxEntries;
+    private final long deadline;
+    private final Permission needed;
+    private final Visitor visitor;
+    private final Outcome outcome = new Outcome();
+
+    private TreeWalk(SecurityContext context, ResolvedPath start, int maxDepth, int maxEntries, long deadline,
+                     Permission needed, Visitor visitor) {
+        this.context = context;
+        this.start = start;
+        this.maxDepth = Math.min(maxDepth, MAX_DEPTH);
+        this.maxEntries = maxEntries;
+        this.deadline = deadline;
+        this.needed = needed;
+        this.visitor = visitor;
+    }
+
+    /**
+     * Walks a checked directory.
+     *
+     * @param context    the context that checked it
+     * @param start      the checked start directory
+     * @param maxDepth   how many levels to enter (1: its own entries)
+     * @param maxEntries how many entries to visit at most
+     * @param deadline   {@link System#nanoTime()} at which to stop, or {@link Long#MAX_VALUE}
+     * @param needed     the permission every entered directory must grant
+     * @param visitor    receives the entries
+     * @return how the walk ended
+     * @throws IOException if the start is not a plain directory or cannot be read
+     */
+    static Outcome walk(SecurityContext context, ResolvedPath start, int maxDepth, int maxEntries, long deadline,
+                        Permission needed, Visitor visitor) throws IOException {
+        TreeWalk walk = new TreeWalk(context, start, maxDepth, maxEntries, deadline, needed, visitor);
+        try (SecureDirectory root = Targets.openDirectory(start)) {
+            context.recheck(start);
+            walk.walk(root, "", 1);
+        }
+        return walk.outcome;
+    }
+
+    /** Returns {@code false} when the walk must stop. */
+    private boolean walk(SecureDirectory directory, String prefix, int depth) throws IOException {
+        List<String> names = directory.names(maxEntries - outcome.entries);
+        Collections.sort(names);
+        for (String name : names) {
+            if (outcome.entries >= maxEntries) {
+                outcome.cutByEntries = true;
+                return false;
+            }
+            if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+                outcome.cutByTime = true;
+                return false;
+            }
+            Optional<BasicFileAttributes> attributes = directory.attributes(name);
+            if (attributes.isEmpty()) {
+                continue;
+            }
+            outcome.entries++;
+            String relative = prefix.isEmpty() ? name : prefix + "/" + name;
+            if (!visitor.visit(relative, depth, attributes.get(), directory, name)) {
+                outcome.stopped = true;
+                return false;
+            }
+            if (attributes.get().isDirectory() && depth >= maxDepth) {
+                outcome.notEntered++;
+            } else if (attributes.get().isDirectory()) {
+                if (!mayEnter(relative)) {
+                    outcome.deniedDirectories++;
+                    visitor.denied(relative);
+                    continue;
+                }
+                try (SecureDirectory child = directory.child(name)) {
+                    if (!walk(child, relative, depth + 1)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean mayEnter(String relative) {
+        try {
+            ResolvedPath entered = context.checkPathAccess(Targets.child(start.virtualPath(), relative), needed);
+            return entered.realPath().equals(Targets.below(start.realPath(), relative));
+        } catch (MeroToolsException e) {
+            return false;
+        }
+    }
+}

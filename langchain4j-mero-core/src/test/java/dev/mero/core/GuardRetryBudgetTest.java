@@ -1,0 +1,190 @@
+package dev.mero.core;
+
+import static dev.mero.core.Permission.EXECUTE;
+import static dev.mero.core.Permission.READ;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mero.core.audit.AuditEvent;
+import dev.mero.core.audit.AuditEventType;
+import dev.mero.core.audit.AuditLog;
+import dev.mero.core.limit.RetryBudget;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The core's guards apply the retry budget, keyed by the canonical target, and audit its refusals. */
+class GuardRetryBudgetTest {
+
+    @TempDir
+    Path tmp;
+
+    Path ws;
+    List<AuditEvent> events;
+    SecurityContext context;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        ws = Files.createDirectories(tmp.toRealPath().resolve("ws"));
+        Files.writeString(ws.resolve("x"), "x");
+        events = new CopyOnWriteArrayList<>();
+        context = SecurityContext.builder().name("w")
+                .path(PathEntry.of(ws.toString(), "ws", READ, EXECUTE))
+                .allowCommand("ls")
+                .retryBudget(RetryBudget.builder().maxFailures(3).build())
+                .auditLog(AuditLog.builder().sink(events::add).build())
+                .build();
+    }
+
+    private String failing(AtomicInteger runs) {
+        runs.incrementAndGet();
+        throw new OperationFailedException("failed.");
+    }
+
+    @Test
+    void respellingsOfOnePathShareOneBudget() {
+        AtomicInteger runs = new AtomicInteger();
+        List<String> spellings = List.of("/ws/x", "/ws//x", "x", "./x", ws.resolve("x").toString(), "/ws/./x");
+        int refused = 0;
+        for (String spelling : spellings) {
+            try {
+                context.run(Operation.FILE_READ, spelling, null, null, target -> failing(runs));
+            } catch (RetryBudgetExceededException e) {
+                refused++;
+            } catch (OperationFailedException expected) {
+                // counted
+            }
+        }
+
+        assertThat(runs).hasValue(3);
+        assertThat(refused).isEqualTo(spellings.size() - 3);
+    }
+
+    @Test
+    void budgetRefusalsAreAuditedAsDenials() {
+        AtomicInteger runs = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                    .isInstanceOf(OperationFailedException.class);
+        }
+        events.clear();
+
+        assertThatThrownBy(() -> context.run(Operation.FILE_READ, "x", null, null, t -> failing(runs)))
+                .isInstanceOf(RetryBudgetExceededException.class)
+                .hasMessageContaining("'read_file'");
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(AuditEventType.DENIED);
+            assertThat(e.errorCode()).contains("retry_exhausted");
+            assertThat(e.subject()).contains("x");
+        });
+    }
+
+    @Test
+    void aSuccessResetsTheCanonicalCall() {
+        AtomicInteger runs = new AtomicInteger();
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                    .isInstanceOf(OperationFailedException.class);
+        }
+        assertThat(context.run(Operation.FILE_READ, "x", null, null, ResolvedPath::virtualPath)).isEqualTo("/ws/x");
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                    .isInstanceOf(OperationFailedException.class);
+        }
+        assertThat(runs).hasValue(5);
+    }
+
+    @Test
+    void repeatedDenialsOfAGuardAreCountedToo() {
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "/ws/x"))
+                    .isInstanceOf(PermissionDeniedException.class);
+        }
+        assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "./x"))
+                .isInstanceOf(RetryBudgetExceededException.class);
+        assertThatThrownBy(() -> context.guard(Operation.FILE_READ, "/etc/passwd"))
+                .isInstanceOf(PathAccessDeniedException.class);
+    }
+
+    @Test
+    void commandsAreKeyedByTheirCheckedArgvAndCountNonZeroExits() {
+        int refused = 0;
+        for (String workingDirectory : List.of("/ws", "/ws//", "/ws/", ws.toString(), "/ws")) {
+            try {
+                assertThat(context.runCommand("ls missing-file", workingDirectory).succeeded()).isFalse();
+            } catch (RetryBudgetExceededException e) {
+                refused++;
+            }
+        }
+        assertThat(refused).isEqualTo(2);
+        assertThat(context.runCommand("ls x", "/ws").succeeded()).isTrue();
+    }
+
+    @Test
+    void concurrentFailingCallsUnderEverySpellingRunExactlyTheBudget() throws Exception {
+        List<String> spellings = List.of("/ws/x", "/ws//x", "x", "./x", ws.resolve("x").toString());
+        int callers = 32;
+        CountDownLatch decided = new CountDownLatch(callers);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                String spelling = spellings.get(i % spellings.size());
+                calls.add(pool.submit(() -> {
+                    try {
+                        context.run(Operation.FILE_READ, spelling, null, null, target -> {
+                            ran.incrementAndGet();
+                            decided.countDown();
+                            awaitQuietly(release);
+                            throw new OperationFailedException("failed.");
+                        });
+                    } catch (RetryBudgetExceededException e) {
+                        refused.incrementAndGet();
+                        decided.countDown();
+                    } catch (OperationFailedException expected) {
+                        // one of the runs the budget allowed
+                    }
+                }));
+            }
+            assertThat(decided.await(60, TimeUnit.SECONDS)).isTrue();
+            release.countDown();
+            for (Future<?> call : calls) {
+                call.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(ran).hasValue(3);
+        assertThat(refused).hasValue(callers - 3);
+        assertThat(events).filteredOn(e -> e.type() == AuditEventType.ALLOWED).hasSize(3);
+        assertThat(events).filteredOn(e -> e.errorCode().filter("retry_exhausted"::equals).isPresent())
+                .hasSize(callers - 3);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package dev.mero.tools;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.invocation.InvocationContext;
+import dev.langchain4j.invocation.InvocationParameters;
+import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import dev.langchain4j.service.tool.ToolExecutionResult;
+import dev.langchain4j.service.tool.ToolExecutor;
+import dev.langchain4j.service.tool.ToolProvider;
+import dev.langchain4j.service.tool.ToolProviderRequest;
+import dev.langchain4j.service.tool.ToolProviderResult;
+import dev.mero.core.InvalidInputException;
+import dev.mero.core.MeroToolsException;
+import dev.mero.core.Messages;
+import dev.mero.core.ScopeDeniedException;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.MeroOperations;
+import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.ops.ToolParameter;
+import dev.mero.core.ops.UntrustedContent;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A LangChain4j {@link ToolProvider} over the core's operations, for {@code AiServices.toolProvider(...)} (and
+ * used by {@link MeroTools#configure}):
+ * <ul>
+ *   <li>offers only the tools the context can ever use ({@link MeroOperations#availableTools()}): no
+ *       {@code delete_file} when nothing grants DELETE, no {@code run_command} without allow rules;</li>
+ *   <li>publishes each tool as the catalogue describes it, with {@code readOnlyHint}, {@code destructiveHint},
+ *       {@code idempotentHint} and {@code openWorldHint} in its metadata;</li>
+ *   <li>checks arguments strictly (a value of the wrong JSON type is refused, never coerced);</li>
+ *   <li>remembers results by tool-call id: a replayed call with the same id returns the first result without
+ *       running its side effect again (bounded memory);</li>
+ *   <li>wraps untrusted content (file text, names, command output, search results) in markers that say it is
+ *       data ({@link UntrustedContent});</li>
+ *   <li>runs each call for the caller named in the AI-service call's {@link InvocationParameters}
+ *       ({@link CallerIdentity}), in a context narrowed to that caller's scopes.</li>
+ * </ul>
+ * Refusals come back as tool results with {@code isError} and {@code Denied: ...} / {@code Error: ...}; any
+ * other exception is a bug and propagates. Thread-safe.
+ */
+public final class MeroToolProvider implements ToolProvider {
+
+    /** Default for {@link Builder#replayMemory(int)}. */
+    public static final int DEFAULT_REPLAY_MEMORY = 1000;
+    private static final int MAX_CALLERS = 256;
+
+    private final MeroOperations operations;
+    private final ReplayMemory replays;
+    private final boolean wrapUntrusted;
+    private final Map<String, MeroOperations> callers = new ConcurrentHashMap<>();
+
+    private MeroToolProvider(Builder builder) {
+        this.operations = builder.operations;
+        this.replays = new ReplayMemory(builder.replayMemory);
+        this.wrapUntrusted = builder.wrapUntrusted;
+    }
+
+    /**
+     * A provider for a context, with the default limits.
+     *
+     * @param context the context that decides every call
+     */
+    public MeroToolProvider(SecurityContext context) {
+        this(builder(MeroOperations.forContext(context)));
+    }
+
+    /**
+     * Starts a builder over operations.
+     *
+     * @param operations the operations bound to a context
+     * @return a new builder
+     */
+    public static Builder builder(MeroOperations operations) {
+        return new Builder(operations);
+    }
+
+    @Override
+    public ToolProviderResult provideTools(ToolProviderRequest request) {
+        MeroOperations offered;
+        try {
+            offered = operationsFor(request == null ? null : request.invocationParameters());
+        } catch (MeroToolsException e) {
+            // the calls themselves report why; offer what the context offers
+            offered = operations;
+        }
+        ToolProviderResult.Builder result = ToolProviderResult.builder();
+        for (ToolDescriptor tool : offered.availableTools()) {
+            result.add(specification(tool), executor(tool));
+        }
+        return result.build();
+    }
+
+    /**
+     * The LangChain4j specification of a catalogue tool: name, description, parameters and hints.
+     *
+     * @param tool the descriptor
+     * @return the specification
+     */
+    public static ToolSpecification specification(ToolDescriptor tool) {
+        JsonObjectSchema.Builder schema = JsonObjectSchema.builder();
+        List<String> required = new ArrayList<>();
+        for (ToolParameter parameter : tool.parameters()) {
+            switch (parameter.type()) {
+                case STRING:
+                    schema.addStringProperty(parameter.name(), parameter.description());
+                    break;
+                case INTEGER:
+                    schema.addIntegerProperty(parameter.name(), parameter.description());
+                    break;
+                default:
+                    schema.addBooleanProperty(parameter.name(), parameter.description());
+                    break;
+            }
+            if (parameter.required()) {
+                required.add(parameter.name());
+            }
+        }
+        schema.required(required).additionalProperties(false);
+        return ToolSpecification.builder().name(tool.name()).description(tool.description())
+                .parameters(schema.build()).metadata(tool.hints().asMetadata()).build();
+    }
+
+    private ToolExecutor executor(ToolDescriptor tool) {
+        return new ToolExecutor() {
+            @Override
+            public String execute(ToolExecutionRequest request, Object memoryId) {
+                return run(tool, request, null).resultText();
+            }
+
+            @Override
+            public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
+                return run(tool, request, context);
+            }
+        };
+    }
+
+    private ToolExecutionResult run(ToolDescriptor tool, ToolExecutionRequest request, InvocationContext context) {
+        String arguments = request.arguments();
+        String id = request.id();
+        ReplayMemory.Result result;
+        try {
+            InvocationParameters parameters = context == null ? null : context.invocationParameters();
+            if (id == null || id.isBlank()) {
+                result = call(tool, arguments, parameters);
+            } else {
+                Object memory = context == null ? null : context.chatMemoryId();
+                result = replays.run(memory + "\u0000" + id, tool.name() + '\u0000' + arguments + '\u0000'
+                        + identity(parameters), () -> call(tool, arguments, parameters));
+            }
+        } catch (MeroToolsException e) {
+            result = new ReplayMemory.Result(e.toModelText(), true);
+        }
+        return ToolExecutionResult.builder().isError(result.error).resultText(result.text).build();
+    }
+
+    private ReplayMemory.Result call(ToolDescriptor tool, String arguments, InvocationParameters parameters) {
+        try {
+            String text = operationsFor(parameters).call(tool.name(), arguments);
+            return new ReplayMemory.Result(wrapUntrusted && tool.untrustedOutput()
+                    ? UntrustedContent.wrap(tool.name(), text) : text, false);
+        } catch (MeroToolsException e) {
+            return new ReplayMemory.Result(e.toModelText(), true);
+        }
+    }
+
+    /** The operations for the caller the parameters name, or this provider's own when they name none. */
+    private MeroOperations operationsFor(InvocationParameters parameters) {
+        if (parameters == null || !parameters.containsKey(CallerIdentity.CALLER)) {
+            return operations;
+        }
+        Object caller = parameters.get(CallerIdentity.CALLER);
+        if (!(caller instanceof String name) || name.isBlank()) {
+            throw new InvalidInputException("The caller's name (" + CallerIdentity.CALLER + ") must be a non-blank "
+                    + "string.");
+        }
+        List<String> scopes = scopes(parameters.get(CallerIdentity.SCOPES));
+        String key = identity(parameters);
+        MeroOperations cached = callers.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        SecurityContext narrowed;
+        try {
+            var builder = operations.context().narrow(name);
+            if (scopes != null) {
+                builder.scopes(scopes.toArray(new String[0]));
+            }
+            narrowed = builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new ScopeDeniedException("Caller " + Messages.quote(name) + " cannot act in context "
+                    + Messages.quote(operations.context().name()) + " with scopes " + scopes + ": they are not "
+                    + "within the context's own scopes, or the name is malformed. Nothing was run.");
+        }
+        MeroOperations narrowedOperations = MeroOperations.builder(narrowed).limits(operations.limits())
+                .catalogue(operations.catalogue()).build();
+        if (callers.size() >= MAX_CALLERS) {
+            callers.clear();
+        }
+        callers.put(key, narrowedOperations);
+        return narrowedOperations;
+    }
+
+    private static List<String> scopes(Object value) {
+        if (value == null) {
+            return null;
+        }
+        List<String> scopes = new ArrayList<>();
+        if (value instanceof String text) {
+            for (String scope : text.split("[,\\s]+")) {
+                if (!scope.isEmpty()) {
+                    scopes.add(scope);
+                }
+            }
+        } else if (value instanceof Collection<?> collection) {
+            for (Object scope : collection) {
+                if (!(scope instanceof String s)) {
+                    throw new InvalidInputException("The caller's scopes (" + CallerIdentity.SCOPES + ") must be "
+                            + "strings.");
+                }
+                scopes.add(s);
+            }
+        } else {
+            throw new InvalidInputException("The caller's scopes (" + CallerIdentity.SCOPES + ") must be a list of "
+                    + "strings.");
+        }
+        return scopes;
+    }
+
+    private static String identity(InvocationParameters parameters) {
+        if (parameters == null || !parameters.containsKey(CallerIdentity.CALLER)) {
+            return "";
+        }
+        Object scopes = parameters.get(CallerIdentity.SCOPES);
+        Object sorted = scopes instanceof Collection<?> c ? new TreeSet<>(c.stream().map(String::valueOf).toList())
+                : scopes;
+        return parameters.get(CallerIdentity.CALLER) + "\u0000" + sorted;
+    }
+
+    /** Builds a {@link MeroToolProvider}. */
+    public static final class Builder {
+
+        private final MeroOperations operations;
+        private int replayMemory = DEFAULT_REPLAY_MEMORY;
+        private boolean wrapUntrusted = true;
+
+        private Builder(MeroOperations operations) {
+            this.operations = Objects.requireNonNull(operations, "operations");
+        }
+
+        /**
+         * Sets how many tool-call results are remembered for replays.
+         *
+         * @param calls at least 1 (default {@value MeroToolProvider#DEFAULT_REPLAY_MEMORY})
+         * @return this builder
+         */
+        public Builder replayMemory(int calls) {
+            if (calls < 1) {
+                throw new IllegalArgumentException("replayMemory must be at least 1, was " + calls);
+            }
+            this.replayMemory = calls;
+            return this;
+        }
+
+        /**
+         * Sets whether untrusted content is wrapped in data markers.
+         *
+         * @param wrap {@code true} by default
+         * @return this builder
+         */
+        public Builder wrapUntrustedContent(boolean wrap) {
+            this.wrapUntrusted = wrap;
+            return this;
+        }
+
+        /**
+         * Builds the provider.
+         *
+         * @return the provider
+         */
+        public MeroToolProvider build() {
+            return new MeroToolProvider(this);
+        }
+    }
+}

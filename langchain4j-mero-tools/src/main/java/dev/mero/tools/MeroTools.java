@@ -1,0 +1,148 @@
+package dev.mero.tools;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
+import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
+import dev.mero.core.Messages;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.MeroOperations;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one entry point of the LangChain4j binding: everything a context needs, wired in one line.
+ *
+ * <pre>{@code
+ * Agent agent = MeroTools.configure(AiServices.builder(Agent.class).chatModel(model), context).build();
+ * }</pre>
+ *
+ * <p>{@link #forContext(SecurityContext)} returns the parts for a hand-made wiring: the annotated tool objects
+ * (for {@code AiServices.tools(...)}; LangChain4j itself converts their arguments, so a number given for a
+ * string arrives as text), both error handlers and the {@link MeroToolProvider}, which checks arguments
+ * strictly. Immutable and thread-safe.
+ */
+public final class MeroTools {
+
+    private final MeroOperations operations;
+    private final List<Object> tools;
+    private final MeroToolExecutionErrorHandler executionErrorHandler = new MeroToolExecutionErrorHandler();
+    private final MeroToolArgumentsErrorHandler argumentsErrorHandler;
+    private final MeroToolProvider toolProvider;
+
+    private MeroTools(MeroOperations operations) {
+        this.operations = Objects.requireNonNull(operations, "operations");
+        this.tools = List.of(new FileTools(operations), new DirectoryTools(operations), new SearchTools(operations),
+                new CommandTools(operations), new SyncTools(operations));
+        this.argumentsErrorHandler = new MeroToolArgumentsErrorHandler(operations.catalogue());
+        this.toolProvider = MeroToolProvider.builder(operations).build();
+    }
+
+    /**
+     * The tools and handlers for a context, with the default limits.
+     *
+     * @param context the context that decides every call
+     * @return the parts
+     */
+    public static MeroTools forContext(SecurityContext context) {
+        return new MeroTools(MeroOperations.forContext(context));
+    }
+
+    /**
+     * The tools and handlers over operations with their own limits or catalogue.
+     *
+     * @param operations the operations
+     * @return the parts
+     */
+    public static MeroTools forOperations(MeroOperations operations) {
+        return new MeroTools(operations);
+    }
+
+    /**
+     * Wires a context into an AI-service builder: the {@link MeroToolProvider} (only the tools the context can
+     * use, strict arguments, replay memory, untrusted content marked, per-call identity) and both error
+     * handlers.
+     *
+     * @param builder the builder
+     * @param context the context that decides every call
+     * @param <T>     the AI-service type
+     * @return the same builder
+     */
+    public static <T> AiServices<T> configure(AiServices<T> builder, SecurityContext context) {
+        return forContext(context).applyTo(builder);
+    }
+
+    /**
+     * Wires these parts into an AI-service builder.
+     *
+     * @param builder the builder
+     * @param <T>     the AI-service type
+     * @return the same builder
+     */
+    public <T> AiServices<T> applyTo(AiServices<T> builder) {
+        return builder.toolProvider(toolProvider)
+                .toolExecutionErrorHandler(executionErrorHandler)
+                .toolArgumentsErrorHandler(argumentsErrorHandler)
+                .hallucinatedToolNameStrategy(MeroTools::unknownTool);
+    }
+
+    /**
+     * The result for a call of a tool that was not offered (unknown, or not usable by this context or caller):
+     * an error the model can act on instead of a failed AI-service call.
+     *
+     * @param request the call
+     * @return the error result
+     */
+    static ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
+        return ToolExecutionResultMessage.builder().id(request.id()).toolName(request.name()).isError(true)
+                .text("Error: there is no tool " + Messages.quote(request.name()) + " available to you. Use one of "
+                        + "the tools you were given; list_roots shows what you may do where.")
+                .build();
+    }
+
+    /**
+     * The tool provider {@link #applyTo(AiServices)} registers.
+     *
+     * @return the provider
+     */
+    public MeroToolProvider toolProvider() {
+        return toolProvider;
+    }
+
+    /**
+     * The operations every tool delegates to.
+     *
+     * @return the operations
+     */
+    public MeroOperations operations() {
+        return operations;
+    }
+
+    /**
+     * The annotated tool objects, one per tool class.
+     *
+     * @return an immutable list
+     */
+    public List<Object> tools() {
+        return tools;
+    }
+
+    /**
+     * The handler that turns the library's refusals into {@code Denied: ...} / {@code Error: ...} results.
+     *
+     * @return the execution error handler
+     */
+    public ToolExecutionErrorHandler executionErrorHandler() {
+        return executionErrorHandler;
+    }
+
+    /**
+     * The handler that turns bad arguments into {@code Error: Invalid input: ... Expected ...} results.
+     *
+     * @return the arguments error handler
+     */
+    public ToolArgumentsErrorHandler argumentsErrorHandler() {
+        return argumentsErrorHandler;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.mero.tools;
+
+import dev.langchain4j.agent.tool.P;
+import dev.langchain4j.agent.tool.Tool;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.MeroOperations;
+import dev.mero.core.ops.SyncToolTexts;
+import java.util.Objects;
+
+/**
+ * The LangChain4j sync tool {@code sync_directory}: one-way, rsync-like, between mounts. A thin adapter over
+ * {@link MeroOperations}.
+ */
+public final class SyncTools {
+
+    private final MeroOperations operations;
+
+    /**
+     * Creates the tool for a context.
+     *
+     * @param context the context that decides every call
+     */
+    public SyncTools(SecurityContext context) {
+        this(MeroOperations.forContext(context));
+    }
+
+    /**
+     * Creates the tool over operations.
+     *
+     * @param operations the operations bound to a context
+     */
+    public SyncTools(MeroOperations operations) {
+        this.operations = Objects.requireNonNull(operations, "operations");
+    }
+
+    /**
+     * Syncs a directory into another.
+     *
+     * @param source           the directory to copy from
+     * @param destination      the directory to copy into
+     * @param deleteExtraneous delete what the source lacks, or {@code null}
+     * @param dryRun           only report, or {@code null}
+     * @return what was copied, updated and deleted
+     */
+    @Tool(name = SyncToolTexts.SYNC_DIRECTORY, value = SyncToolTexts.SYNC_DIRECTORY_DESCRIPTION)
+    public String syncDirectory(@P(name = "source", value = SyncToolTexts.SYNC_DIRECTORY_SOURCE) String source,
+                                @P(name = "destination", value = SyncToolTexts.SYNC_DIRECTORY_DESTINATION)
+                                String destination,
+                                @P(name = "delete_extraneous", value = SyncToolTexts.SYNC_DIRECTORY_DELETE_EXTRANEOUS,
+                                        required = false) Boolean deleteExtraneous,
+                                @P(name = "dry_run", value = SyncToolTexts.SYNC_DIRECTORY_DRY_RUN, required = false)
+                                Boolean dryRun) {
+        return ToolCalls.call(operations, SyncToolTexts.SYNC_DIRECTORY, "source", source, "destination", destination,
+                "delete_extraneous", deleteExtraneous, "dry_run", dryRun);
+    }
+}
