@@ -10,7 +10,10 @@ import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +26,9 @@ class ApprovalIT {
 
     @TempDir
     Path tempDir;
+
+    /** Well above anything a healthy call takes on a loaded machine; only a hang reaches it. */
+    private static final long HANG_SECONDS = 60;
 
     private TestFiles files;
     private final List<ElicitFormRequest> asked = new CopyOnWriteArrayList<>();
@@ -60,6 +66,40 @@ class ApprovalIT {
                     + "'approvals'.");
             assertThat(files.ws.resolve("new.txt")).doesNotExist();
             assertThat(asked).hasSize(1);
+        }
+    }
+
+    @Test
+    void aPendingApprovalHoldsOnlyItsOwnCall() throws Exception {
+        CountDownLatch asking = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        try (ServerProcess server = ServerProcess.start(policy(""), spec -> spec
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                .elicitation(request -> {
+                    asking.countDown();
+                    try {
+                        // the user answers only once another call went through meanwhile
+                        return answer.await(HANG_SECONDS, TimeUnit.SECONDS)
+                                ? new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("approve", true))
+                                : new ElicitResult(ElicitResult.Action.CANCEL, null);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return new ElicitResult(ElicitResult.Action.CANCEL, null);
+                    }
+                }))) {
+            CompletableFuture<CallToolResult> write = CompletableFuture.supplyAsync(
+                    () -> server.call("write_file", Map.of("path", "/ws/late.txt", "content", "late")));
+            assertThat(asking.await(HANG_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+            CallToolResult read = server.call("read_file", Map.of("path", "/ws/a.txt"));
+            answer.countDown();
+
+            assertThat(read.isError()).isFalse();
+            assertThat(text(read)).contains("alpha");
+            assertThat(files.ws.resolve("late.txt")).as("not written before the approval").doesNotExist();
+            CallToolResult written = write.get(HANG_SECONDS, TimeUnit.SECONDS);
+            assertThat(written.isError()).as(text(written)).isFalse();
+            assertThat(files.ws.resolve("late.txt")).hasContent("late");
         }
     }
 
