@@ -21,12 +21,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Calls per second of a 4 KiB {@code read_file} over stdio, through the SDK's client, against the packaged jar
  * or any other stdio MCP server (the reference filesystem server, for a comparison on identical work). Not a
- * test: run it by hand after {@code mvn package}:
+ * test: run it by hand after {@code mvn package}, from the module's directory, with the test classpath (the
+ * README's "Benchmarks" section has the commands):
  * <pre>
- * mvn -q -pl langchain4j-mero-mcp exec:java -Dexec.classpathScope=test \
- *     -Dexec.mainClass=dev.mero.mcp.StdioReadBenchmark -Dexec.args="--calls 5000 --concurrency 1"
+ * java -cp target/test-classes:$(cat target/test.cp) dev.mero.mcp.StdioReadBenchmark --calls 5000 --rounds 4
  * # another server: {dir} is the directory holding page.txt, {file} the file's absolute path
- * ... -Dexec.args="--tool read_text_file --path {file} -- npx -y @modelcontextprotocol/server-filesystem {dir}"
+ * java -cp ... dev.mero.mcp.StdioReadBenchmark --tool read_text_file --path {file} -- node .../index.js {dir}
  * </pre>
  * Prints one line per round: calls, seconds, calls per second, and the server's CPU time per call (which a
  * busy machine disturbs less than the rate). Every answer is checked (not an error, the
