@@ -2,6 +2,7 @@ package dev.mero.tools;
 
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.CommandToolTexts;
 import dev.mero.core.ops.MeroOperations;
@@ -13,7 +14,7 @@ import java.util.Objects;
  */
 public final class CommandTools {
 
-    private final MeroOperations operations;
+    private final CallerOperations callers;
 
     /**
      * Creates the tool for a context.
@@ -30,7 +31,7 @@ public final class CommandTools {
      * @param operations the operations bound to a context
      */
     public CommandTools(MeroOperations operations) {
-        this.operations = Objects.requireNonNull(operations, "operations");
+        this.callers = new CallerOperations(Objects.requireNonNull(operations, "operations"));
     }
 
     /**
@@ -39,6 +40,7 @@ public final class CommandTools {
      * @param command          the command line
      * @param workingDirectory the directory to run in, or {@code null}
      * @param timeoutSeconds   how long it may run, or {@code null}
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return exit code and output
      */
     @Tool(name = CommandToolTexts.RUN_COMMAND, value = CommandToolTexts.RUN_COMMAND_DESCRIPTION)
@@ -46,8 +48,9 @@ public final class CommandTools {
                              @P(name = "working_directory", value = CommandToolTexts.RUN_COMMAND_WORKING_DIRECTORY,
                                      required = false) String workingDirectory,
                              @P(name = "timeout_seconds", value = CommandToolTexts.RUN_COMMAND_TIMEOUT_SECONDS,
-                                     required = false) Integer timeoutSeconds) {
-        return ToolCalls.call(operations, CommandToolTexts.RUN_COMMAND, "command", command,
+                                     required = false) Integer timeoutSeconds,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, CommandToolTexts.RUN_COMMAND, "command", command,
                 "working_directory", workingDirectory, "timeout_seconds", timeoutSeconds);
     }
 }

@@ -2,6 +2,7 @@ package dev.mero.tools;
 
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.FileToolTexts;
 import dev.mero.core.ops.MeroOperations;
@@ -15,7 +16,7 @@ import java.util.Objects;
  */
 public final class FileTools {
 
-    private final MeroOperations operations;
+    private final CallerOperations callers;
 
     /**
      * Creates the tools for a context, with the default limits.
@@ -32,7 +33,7 @@ public final class FileTools {
      * @param operations the operations bound to a context
      */
     public FileTools(MeroOperations operations) {
-        this.operations = Objects.requireNonNull(operations, "operations");
+        this.callers = new CallerOperations(Objects.requireNonNull(operations, "operations"));
     }
 
     /**
@@ -41,6 +42,7 @@ public final class FileTools {
      * @param path   the file
      * @param offset the first line, 1-based, or {@code null}
      * @param limit  most lines, or {@code null}
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return the text, with a note when cut
      */
     @Tool(name = FileToolTexts.READ_FILE, value = FileToolTexts.READ_FILE_DESCRIPTION)
@@ -48,8 +50,10 @@ public final class FileTools {
                            @P(name = "offset", value = FileToolTexts.READ_FILE_OFFSET, required = false)
                            Integer offset,
                            @P(name = "limit", value = FileToolTexts.READ_FILE_LIMIT, required = false)
-                           Integer limit) {
-        return ToolCalls.call(operations, FileToolTexts.READ_FILE, "path", path, "offset", offset, "limit", limit);
+                           Integer limit,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.READ_FILE, "path", path, "offset", offset,
+                "limit", limit);
     }
 
     /**
@@ -57,12 +61,14 @@ public final class FileTools {
      *
      * @param path    the file
      * @param content the complete new contents
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return what was written
      */
     @Tool(name = FileToolTexts.WRITE_FILE, value = FileToolTexts.WRITE_FILE_DESCRIPTION)
     public String writeFile(@P(name = "path", value = FileToolTexts.WRITE_FILE_PATH) String path,
-                            @P(name = "content", value = FileToolTexts.WRITE_FILE_CONTENT) String content) {
-        return ToolCalls.call(operations, FileToolTexts.WRITE_FILE, "path", path, "content", content);
+                            @P(name = "content", value = FileToolTexts.WRITE_FILE_CONTENT) String content,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.WRITE_FILE, "path", path, "content", content);
     }
 
     /**
@@ -70,12 +76,14 @@ public final class FileTools {
      *
      * @param path    the file
      * @param content the text to add
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return what was appended
      */
     @Tool(name = FileToolTexts.APPEND_FILE, value = FileToolTexts.APPEND_FILE_DESCRIPTION)
     public String appendFile(@P(name = "path", value = FileToolTexts.APPEND_FILE_PATH) String path,
-                             @P(name = "content", value = FileToolTexts.APPEND_FILE_CONTENT) String content) {
-        return ToolCalls.call(operations, FileToolTexts.APPEND_FILE, "path", path, "content", content);
+                             @P(name = "content", value = FileToolTexts.APPEND_FILE_CONTENT) String content,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.APPEND_FILE, "path", path, "content", content);
     }
 
     /**
@@ -86,6 +94,7 @@ public final class FileTools {
      * @param newText    its replacement
      * @param replaceAll replace every occurrence, or {@code null}
      * @param dryRun     only show the diff, or {@code null}
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return the unified diff
      */
     @Tool(name = FileToolTexts.EDIT_FILE, value = FileToolTexts.EDIT_FILE_DESCRIPTION)
@@ -95,8 +104,9 @@ public final class FileTools {
                            @P(name = "replace_all", value = FileToolTexts.EDIT_FILE_REPLACE_ALL, required = false)
                            Boolean replaceAll,
                            @P(name = "dry_run", value = FileToolTexts.EDIT_FILE_DRY_RUN, required = false)
-                           Boolean dryRun) {
-        return ToolCalls.call(operations, FileToolTexts.EDIT_FILE, "path", path, "old_text", oldText,
+                           Boolean dryRun,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.EDIT_FILE, "path", path, "old_text", oldText,
                 "new_text", newText, "replace_all", replaceAll, "dry_run", dryRun);
     }
 
@@ -105,12 +115,14 @@ public final class FileTools {
      *
      * @param source      the file to copy
      * @param destination the copy's path
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return what was copied
      */
     @Tool(name = FileToolTexts.COPY_FILE, value = FileToolTexts.COPY_FILE_DESCRIPTION)
     public String copyFile(@P(name = "source", value = FileToolTexts.COPY_FILE_SOURCE) String source,
-                           @P(name = "destination", value = FileToolTexts.COPY_FILE_DESTINATION) String destination) {
-        return ToolCalls.call(operations, FileToolTexts.COPY_FILE, "source", source, "destination", destination);
+                           @P(name = "destination", value = FileToolTexts.COPY_FILE_DESTINATION) String destination,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.COPY_FILE, "source", source, "destination", destination);
     }
 
     /**
@@ -118,33 +130,39 @@ public final class FileTools {
      *
      * @param source      the file to move
      * @param destination its new path
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return what was moved
      */
     @Tool(name = FileToolTexts.MOVE_FILE, value = FileToolTexts.MOVE_FILE_DESCRIPTION)
     public String moveFile(@P(name = "source", value = FileToolTexts.MOVE_FILE_SOURCE) String source,
-                           @P(name = "destination", value = FileToolTexts.MOVE_FILE_DESTINATION) String destination) {
-        return ToolCalls.call(operations, FileToolTexts.MOVE_FILE, "source", source, "destination", destination);
+                           @P(name = "destination", value = FileToolTexts.MOVE_FILE_DESTINATION) String destination,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.MOVE_FILE, "source", source, "destination", destination);
     }
 
     /**
      * Deletes a file.
      *
      * @param path the file
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return what was deleted, or that it was already absent
      */
     @Tool(name = FileToolTexts.DELETE_FILE, value = FileToolTexts.DELETE_FILE_DESCRIPTION)
-    public String deleteFile(@P(name = "path", value = FileToolTexts.DELETE_FILE_PATH) String path) {
-        return ToolCalls.call(operations, FileToolTexts.DELETE_FILE, "path", path);
+    public String deleteFile(@P(name = "path", value = FileToolTexts.DELETE_FILE_PATH) String path,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.DELETE_FILE, "path", path);
     }
 
     /**
      * Describes a path.
      *
      * @param path the file or directory
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return its type, size, time and what the agent may do there
      */
     @Tool(name = FileToolTexts.FILE_INFO, value = FileToolTexts.FILE_INFO_DESCRIPTION)
-    public String fileInfo(@P(name = "path", value = FileToolTexts.FILE_INFO_PATH) String path) {
-        return ToolCalls.call(operations, FileToolTexts.FILE_INFO, "path", path);
+    public String fileInfo(@P(name = "path", value = FileToolTexts.FILE_INFO_PATH) String path,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, FileToolTexts.FILE_INFO, "path", path);
     }
 }

@@ -10,22 +10,15 @@ import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderRequest;
 import dev.langchain4j.service.tool.ToolProviderResult;
-import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
-import dev.mero.core.ScopeDeniedException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ToolParameter;
 import dev.mero.core.ops.UntrustedContent;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A LangChain4j {@link ToolProvider} over the core's operations, for {@code AiServices.toolProvider(...)} (and
@@ -36,8 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>publishes each tool as the catalogue describes it, with {@code readOnlyHint}, {@code destructiveHint},
  *       {@code idempotentHint} and {@code openWorldHint} in its metadata;</li>
  *   <li>checks arguments strictly (a value of the wrong JSON type is refused, never coerced);</li>
- *   <li>remembers results by tool-call id: a replayed call with the same id returns the first result without
- *       running its side effect again (bounded memory);</li>
+ *   <li>remembers the results of tools with side effects by tool-call id: a replayed call with the same id,
+ *       tool and arguments returns the first result without running its side effect again (bounded memory;
+ *       read-only tools simply run again);</li>
  *   <li>wraps untrusted content (file text, names, command output, search results) in markers that say it is
  *       data ({@link UntrustedContent});</li>
  *   <li>runs each call for the caller named in the AI-service call's {@link InvocationParameters}
@@ -50,17 +44,17 @@ public final class MeroToolProvider implements ToolProvider {
 
     /** Default for {@link Builder#replayMemory(int)}. */
     public static final int DEFAULT_REPLAY_MEMORY = 1000;
-    private static final int MAX_CALLERS = 256;
 
     private final MeroOperations operations;
     private final ReplayMemory replays;
     private final boolean wrapUntrusted;
-    private final Map<String, MeroOperations> callers = new ConcurrentHashMap<>();
+    private final CallerOperations callers;
 
     private MeroToolProvider(Builder builder) {
         this.operations = builder.operations;
         this.replays = new ReplayMemory(builder.replayMemory);
         this.wrapUntrusted = builder.wrapUntrusted;
+        this.callers = new CallerOperations(operations);
     }
 
     /**
@@ -86,7 +80,7 @@ public final class MeroToolProvider implements ToolProvider {
     public ToolProviderResult provideTools(ToolProviderRequest request) {
         MeroOperations offered;
         try {
-            offered = operationsFor(request == null ? null : request.invocationParameters());
+            offered = callers.operationsFor(request == null ? null : request.invocationParameters());
         } catch (MeroToolsException e) {
             // the calls themselves report why; offer what the context offers
             offered = operations;
@@ -148,12 +142,13 @@ public final class MeroToolProvider implements ToolProvider {
         ReplayMemory.Result result;
         try {
             InvocationParameters parameters = context == null ? null : context.invocationParameters();
-            if (id == null || id.isBlank()) {
+            if (id == null || id.isBlank() || tool.hints().readOnly()) {
+                // a read changes nothing, so running it again is safe and shows what is there now
                 result = call(tool, arguments, parameters);
             } else {
                 Object memory = context == null ? null : context.chatMemoryId();
                 result = replays.run(memory + "\u0000" + id, tool.name() + '\u0000' + arguments + '\u0000'
-                        + identity(parameters), () -> call(tool, arguments, parameters));
+                        + CallerOperations.identity(parameters), () -> call(tool, arguments, parameters));
             }
         } catch (MeroToolsException e) {
             result = new ReplayMemory.Result(e.toModelText(), true);
@@ -163,85 +158,12 @@ public final class MeroToolProvider implements ToolProvider {
 
     private ReplayMemory.Result call(ToolDescriptor tool, String arguments, InvocationParameters parameters) {
         try {
-            String text = operationsFor(parameters).call(tool.name(), arguments);
+            String text = callers.operationsFor(parameters).call(tool.name(), arguments);
             return new ReplayMemory.Result(wrapUntrusted && tool.untrustedOutput()
                     ? UntrustedContent.wrap(tool.name(), text) : text, false);
         } catch (MeroToolsException e) {
             return new ReplayMemory.Result(e.toModelText(), true);
         }
-    }
-
-    /** The operations for the caller the parameters name, or this provider's own when they name none. */
-    private MeroOperations operationsFor(InvocationParameters parameters) {
-        if (parameters == null || !parameters.containsKey(CallerIdentity.CALLER)) {
-            return operations;
-        }
-        Object caller = parameters.get(CallerIdentity.CALLER);
-        if (!(caller instanceof String name) || name.isBlank()) {
-            throw new InvalidInputException("The caller's name (" + CallerIdentity.CALLER + ") must be a non-blank "
-                    + "string.");
-        }
-        List<String> scopes = scopes(parameters.get(CallerIdentity.SCOPES));
-        String key = identity(parameters);
-        MeroOperations cached = callers.get(key);
-        if (cached != null) {
-            return cached;
-        }
-        SecurityContext narrowed;
-        try {
-            var builder = operations.context().narrow(name);
-            if (scopes != null) {
-                builder.scopes(scopes.toArray(new String[0]));
-            }
-            narrowed = builder.build();
-        } catch (IllegalArgumentException e) {
-            throw new ScopeDeniedException("Caller " + Messages.quote(name) + " cannot act in context "
-                    + Messages.quote(operations.context().name()) + " with scopes " + scopes + ": they are not "
-                    + "within the context's own scopes, or the name is malformed. Nothing was run.");
-        }
-        MeroOperations narrowedOperations = MeroOperations.builder(narrowed).limits(operations.limits())
-                .catalogue(operations.catalogue()).build();
-        if (callers.size() >= MAX_CALLERS) {
-            callers.clear();
-        }
-        callers.put(key, narrowedOperations);
-        return narrowedOperations;
-    }
-
-    private static List<String> scopes(Object value) {
-        if (value == null) {
-            return null;
-        }
-        List<String> scopes = new ArrayList<>();
-        if (value instanceof String text) {
-            for (String scope : text.split("[,\\s]+")) {
-                if (!scope.isEmpty()) {
-                    scopes.add(scope);
-                }
-            }
-        } else if (value instanceof Collection<?> collection) {
-            for (Object scope : collection) {
-                if (!(scope instanceof String s)) {
-                    throw new InvalidInputException("The caller's scopes (" + CallerIdentity.SCOPES + ") must be "
-                            + "strings.");
-                }
-                scopes.add(s);
-            }
-        } else {
-            throw new InvalidInputException("The caller's scopes (" + CallerIdentity.SCOPES + ") must be a list of "
-                    + "strings.");
-        }
-        return scopes;
-    }
-
-    private static String identity(InvocationParameters parameters) {
-        if (parameters == null || !parameters.containsKey(CallerIdentity.CALLER)) {
-            return "";
-        }
-        Object scopes = parameters.get(CallerIdentity.SCOPES);
-        Object sorted = scopes instanceof Collection<?> c ? new TreeSet<>(c.stream().map(String::valueOf).toList())
-                : scopes;
-        return parameters.get(CallerIdentity.CALLER) + "\u0000" + sorted;
     }
 
     /** Builds a {@link MeroToolProvider}. */

@@ -84,21 +84,27 @@ public final class MeroTools {
         return builder.toolProvider(toolProvider)
                 .toolExecutionErrorHandler(executionErrorHandler)
                 .toolArgumentsErrorHandler(argumentsErrorHandler)
-                .hallucinatedToolNameStrategy(MeroTools::unknownTool);
+                .hallucinatedToolNameStrategy(this::unknownTool);
     }
 
     /**
-     * The result for a call of a tool that was not offered (unknown, or not usable by this context or caller):
-     * an error the model can act on instead of a failed AI-service call.
+     * The result for a call of a tool that was not offered: a catalogue tool this context (or caller) cannot
+     * use is a denial, any other name an error; either way the model reads it instead of the AI-service call
+     * failing.
      *
      * @param request the call
-     * @return the error result
+     * @return the result
      */
-    static ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
+    ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
+        boolean known = operations.catalogue().find(request.name()).isPresent();
+        String text = known
+                ? "Denied: the tool " + Messages.quote(request.name()) + " is not available to you in context "
+                        + Messages.quote(operations.context().name()) + ": nothing here grants what it needs. Use "
+                        + "the tools you were given; list_roots shows what you may do where."
+                : "Error: there is no tool " + Messages.quote(request.name()) + " available to you. Use one of "
+                        + "the tools you were given; list_roots shows what you may do where.";
         return ToolExecutionResultMessage.builder().id(request.id()).toolName(request.name()).isError(true)
-                .text("Error: there is no tool " + Messages.quote(request.name()) + " available to you. Use one of "
-                        + "the tools you were given; list_roots shows what you may do where.")
-                .build();
+                .text(text).build();
     }
 
     /**

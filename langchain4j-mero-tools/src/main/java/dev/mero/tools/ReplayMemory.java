@@ -1,6 +1,5 @@
 package dev.mero.tools;
 
-import dev.mero.core.InvalidInputException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,8 +8,10 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
- * Remembers the result of each tool call by its id, so that a replayed call (same id) returns the first result
- * without running its side effect again; a concurrent replay waits for the first run. Bounded: the oldest ids
+ * Remembers the result of each tool call by its id, so that a replayed call (same id, same tool and arguments)
+ * returns the first result without running its side effect again; a concurrent replay waits for the first run.
+ * An id that comes back with another tool or other arguments names a new call, which runs and replaces the
+ * old one. Bounded: the oldest ids
  * are forgotten first. A call that failed with a bug is forgotten, so it is not answered from memory.
  * Thread-safe.
  */
@@ -47,7 +48,7 @@ final class ReplayMemory {
      * Runs a call once per key.
      *
      * @param key         the call's id (with its conversation)
-     * @param fingerprint the tool and arguments, which a replay must repeat exactly
+     * @param fingerprint the tool and arguments; a replay repeats them exactly
      * @param call        runs the call
      * @return the first result for this key
      */
@@ -56,6 +57,11 @@ final class ReplayMemory {
         Slot existing;
         synchronized (slots) {
             existing = slots.get(key);
+            if (existing != null && !existing.fingerprint.equals(fingerprint)) {
+                // the id now names another call (a client that reuses ids): run it and remember it instead
+                slots.remove(key);
+                existing = null;
+            }
             if (existing == null) {
                 slots.put(key, mine);
                 if (slots.size() > capacity) {
@@ -66,10 +72,6 @@ final class ReplayMemory {
             }
         }
         if (existing != null) {
-            if (!existing.fingerprint.equals(fingerprint)) {
-                throw new InvalidInputException("Invalid input: the tool-call id was already used for another call. "
-                        + "Expected a new id for a new call; nothing was run.");
-            }
             try {
                 return existing.result.join();
             } catch (CompletionException e) {

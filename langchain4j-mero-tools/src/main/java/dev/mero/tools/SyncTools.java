@@ -2,6 +2,7 @@ package dev.mero.tools;
 
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.SyncToolTexts;
@@ -13,7 +14,7 @@ import java.util.Objects;
  */
 public final class SyncTools {
 
-    private final MeroOperations operations;
+    private final CallerOperations callers;
 
     /**
      * Creates the tool for a context.
@@ -30,7 +31,7 @@ public final class SyncTools {
      * @param operations the operations bound to a context
      */
     public SyncTools(MeroOperations operations) {
-        this.operations = Objects.requireNonNull(operations, "operations");
+        this.callers = new CallerOperations(Objects.requireNonNull(operations, "operations"));
     }
 
     /**
@@ -40,6 +41,7 @@ public final class SyncTools {
      * @param destination      the directory to copy into
      * @param deleteExtraneous delete what the source lacks, or {@code null}
      * @param dryRun           only report, or {@code null}
+     * @param parameters the AI-service call's invocation parameters: a {@link CallerIdentity} narrows the call
      * @return what was copied, updated and deleted
      */
     @Tool(name = SyncToolTexts.SYNC_DIRECTORY, value = SyncToolTexts.SYNC_DIRECTORY_DESCRIPTION)
@@ -49,8 +51,9 @@ public final class SyncTools {
                                 @P(name = "delete_extraneous", value = SyncToolTexts.SYNC_DIRECTORY_DELETE_EXTRANEOUS,
                                         required = false) Boolean deleteExtraneous,
                                 @P(name = "dry_run", value = SyncToolTexts.SYNC_DIRECTORY_DRY_RUN, required = false)
-                                Boolean dryRun) {
-        return ToolCalls.call(operations, SyncToolTexts.SYNC_DIRECTORY, "source", source, "destination", destination,
+                                Boolean dryRun,
+            InvocationParameters parameters) {
+        return ToolCalls.call(callers, parameters, SyncToolTexts.SYNC_DIRECTORY, "source", source, "destination", destination,
                 "delete_extraneous", deleteExtraneous, "dry_run", dryRun);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mero.tools;
 
+import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolArguments;
 import dev.mero.core.ops.ToolDescriptor;
@@ -16,10 +17,24 @@ final class ToolCalls {
     }
 
     /**
+     * Runs a tool of the catalogue for the caller the invocation parameters name, if any.
+     *
+     * @param callers        the operations per caller
+     * @param parameters     the invocation parameters, or {@code null}
+     * @param tool           the tool's name
+     * @param namesAndValues the arguments as name, value, name, value, ...; a {@code null} value is absent
+     * @return the text for the model
+     */
+    static String call(CallerOperations callers, InvocationParameters parameters, String tool,
+                       Object... namesAndValues) {
+        return call(callers.operationsFor(parameters), tool, namesAndValues);
+    }
+
+    /**
      * Runs a tool of the catalogue.
      *
-     * @param operations    the operations bound to the context
-     * @param tool          the tool's name
+     * @param operations     the operations bound to the context
+     * @param tool           the tool's name
      * @param namesAndValues the arguments as name, value, name, value, ...; a {@code null} value is absent
      * @return the text for the model
      */

@@ -58,8 +58,8 @@ class DelegationLoopTest {
 
         assertThat(agent.chat("go")).isEqualTo("done");
         ToolExecutionResultMessage result = ScriptedChatModel.lastToolResults(managerModel.requests().get(1)).get(0);
-        assertThat(result.text()).startsWith("Worker 'reader' answered:\nCould not write: Error: there is no tool "
-                + "'write_file' available to you.");
+        assertThat(result.text()).startsWith("Worker 'reader' answered:\nCould not write: Denied: the tool "
+                + "'write_file' is not available to you in context 'reader'");
         assertThat(w.ws.resolve("summary.txt")).doesNotExist();
         assertThat(delegation.workerContext("reader").permissions()).containsExactly(Permission.READ);
     }

@@ -49,14 +49,14 @@ class FileToolsAttackTest {
         FileTools tools = new FileTools(context().build());
         List<String> before = w.snapshot();
 
-        assertThatThrownBy(() -> tools.writeFile("/docs/guide.md", "overwritten"))
+        assertThatThrownBy(() -> tools.writeFile("/docs/guide.md", "overwritten", null))
                 .isInstanceOf(ApprovalDeniedException.class)
                 .hasMessage("Action 'WRITE: /docs/guide.md' requires approval for ['WRITE'] but no approval backend "
                         + "is configured (fail-safe deny).");
-        assertThatThrownBy(() -> tools.writeFile("/docs/new/file.txt", "x"))
+        assertThatThrownBy(() -> tools.writeFile("/docs/new/file.txt", "x", null))
                 .isInstanceOf(ApprovalDeniedException.class);
         assertThat(w.snapshot()).isEqualTo(before);
-        assertThat(tools.writeFile("/ws/free.txt", "ok")).isEqualTo("Wrote 2 bytes to '/ws/free.txt' (created the file).");
+        assertThat(tools.writeFile("/ws/free.txt", "ok", null)).isEqualTo("Wrote 2 bytes to '/ws/free.txt' (created the file).");
     }
 
     @Test
@@ -64,7 +64,7 @@ class FileToolsAttackTest {
         FileTools tools = new FileTools(context().requireApproval(Permission.WRITE).build());
         List<String> before = w.snapshot();
 
-        assertThatThrownBy(() -> tools.writeFile("/ws/notes.txt", "overwritten"))
+        assertThatThrownBy(() -> tools.writeFile("/ws/notes.txt", "overwritten", null))
                 .isInstanceOf(ApprovalDeniedException.class)
                 .hasMessage("Action 'WRITE: /ws/notes.txt' requires approval for ['WRITE'] but no approval backend "
                         + "is configured (fail-safe deny).");
@@ -77,11 +77,11 @@ class FileToolsAttackTest {
         FileTools tools = new FileTools(scoped);
         List<String> before = w.snapshot();
 
-        assertThat(tools.readFile("/ws/notes.txt", null, null)).isEqualTo("hello notes\n");
-        assertThatThrownBy(() -> tools.writeFile("/ws/notes.txt", "overwritten"))
+        assertThat(tools.readFile("/ws/notes.txt", null, null, null)).isEqualTo("hello notes\n");
+        assertThatThrownBy(() -> tools.writeFile("/ws/notes.txt", "overwritten", null))
                 .isInstanceOf(ScopeDeniedException.class)
                 .hasMessageStartingWith("Context 'test' lacks scope 'files:file:write'");
-        assertThatThrownBy(() -> new DirectoryTools(scoped).listDirectory("/ws"))
+        assertThatThrownBy(() -> new DirectoryTools(scoped).listDirectory("/ws", null))
                 .isInstanceOf(ScopeDeniedException.class)
                 .hasMessageStartingWith("Context 'test' lacks scope 'files:directory:list'");
         assertThat(w.snapshot()).isEqualTo(before);
@@ -93,8 +93,8 @@ class FileToolsAttackTest {
         FileTools tools = new FileTools(context().auditLog(AuditLog.builder().sink(e -> types.add(e.type())).build())
                 .build());
 
-        tools.readFile("/ws/notes.txt", null, null);
-        assertThatThrownBy(() -> tools.readFile("/etc/passwd", null, null)).isInstanceOf(PathAccessDeniedException.class);
+        tools.readFile("/ws/notes.txt", null, null, null);
+        assertThatThrownBy(() -> tools.readFile("/etc/passwd", null, null, null)).isInstanceOf(PathAccessDeniedException.class);
 
         assertThat(types).containsExactly(AuditEventType.ALLOWED, AuditEventType.DENIED);
     }

@@ -156,6 +156,14 @@ class MeroToolsLoopTest {
     }
 
     @Test
+    void aToolNameOutsideTheCatalogueIsAnErrorNotAFailedCall() {
+        ScriptedChatModel model = new ScriptedChatModel().callTool("rm_rf", "{}").reply("ok");
+        assertThat(agent(model, full).chat("go")).isEqualTo("ok");
+        assertThat(onlyResult(model).text()).isEqualTo("Error: there is no tool 'rm_rf' available to you. Use one of "
+                + "the tools you were given; list_roots shows what you may do where.");
+    }
+
+    @Test
     void onlyToolsTheContextCanEverUseAreOffered() {
         ScriptedChatModel model = new ScriptedChatModel().reply("hi");
         agent(model, w.context).chat("hello");
@@ -176,6 +184,20 @@ class MeroToolsLoopTest {
             assertThat(onlyResult(model).text()).isEqualTo("Appended 5 bytes to '/ws/log.txt' (created the file).");
         }
         assertThat(Files.readString(w.ws.resolve("log.txt"))).isEqualTo("once\n");
+    }
+
+    @Test
+    void aReadWithAReusedIdRunsAgainAndShowsWhatIsThereNow() throws IOException {
+        MeroTools tools = MeroTools.forContext(full);
+        for (String content : List.of("first\n", "second\n")) {
+            Files.writeString(w.ws.resolve("live.txt"), content);
+            ScriptedChatModel model = new ScriptedChatModel()
+                    .callTools(ToolExecutionRequest.builder().id("fixed-id").name("read_file")
+                            .arguments("{\"path\":\"/ws/live.txt\"}").build())
+                    .reply("ok");
+            tools.applyTo(AiServices.builder(Agent.class).chatModel(model)).build().chat("go");
+            assertThat(onlyResult(model).text()).contains("\n" + content);
+        }
     }
 
     @Test
@@ -202,13 +224,30 @@ class MeroToolsLoopTest {
                 .build();
         agent.chat("go", CallerIdentity.parameters("alice", "files:*:read"));
         ToolExecutionResultMessage write = ScriptedChatModel.lastToolResults(model.requests().get(1)).get(0);
-        // not offered to a read-only caller at all; a call anyway is an error the model can act on
+        // not offered to a read-only caller at all; a call anyway is a denial the model can act on
         assertThat(model.requests().get(0).toolSpecifications()).extracting(ToolSpecification::name)
                 .contains("read_file").doesNotContain("write_file");
-        assertThat(write.text()).isEqualTo("Error: there is no tool 'write_file' available to you. Use one of the "
-                + "tools you were given; list_roots shows what you may do where.");
+        assertThat(write.text()).isEqualTo("Denied: the tool 'write_file' is not available to you in context 'full': "
+                + "nothing here grants what it needs. Use the tools you were given; list_roots shows what you may do "
+                + "where.");
         assertThat(w.ws.resolve("x.txt")).doesNotExist();
         assertThat(ScriptedChatModel.lastToolResults(model.requests().get(2)).get(0).text()).contains("hello notes");
+    }
+
+    @Test
+    void perCallIdentityAppliesToTheAnnotatedToolsToo() {
+        MeroTools tools = MeroTools.forContext(full);
+        ScriptedChatModel model = new ScriptedChatModel()
+                .callTool("write_file", "{\"path\":\"/ws/x.txt\",\"content\":\"x\"}")
+                .reply("ok");
+        IdentifiedAgent agent = AiServices.builder(IdentifiedAgent.class).chatModel(model).tools(tools.tools())
+                .toolExecutionErrorHandler(tools.executionErrorHandler())
+                .toolArgumentsErrorHandler(tools.argumentsErrorHandler()).build();
+        agent.chat("go", CallerIdentity.parameters("bob", "files:*:read"));
+        ToolExecutionResultMessage write = onlyResult(model);
+        assertThat(write.isError()).isTrue();
+        assertThat(write.text()).startsWith("Denied: Context 'bob' lacks scope 'files:file:write'");
+        assertThat(w.ws.resolve("x.txt")).doesNotExist();
     }
 
     @Test

@@ -244,7 +244,7 @@ class ToolLoopTest {
                 if (!bothStarted.await(10, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("the other tool call never started");
                 }
-                return files.readFile(path, null, null);
+                return files.readFile(path, null, null, null);
             }
         };
         ScriptedChatModel model = new ScriptedChatModel();

@@ -35,7 +35,8 @@ final class CopyFile implements ToolOperation {
             try (WriteTarget write = WriteTarget.open(context, destination, "copy_file")) {
                 FileCopy.copy(context, source, write, digest, limits.maxCopyBytes(), "copy_file");
                 context.recheck(destination);
-                return "Copied " + Messages.quote(source.virtualPath()) + " to " + Messages.quote(destination.virtualPath())
+                return "Copied " + Messages.quote(source.virtualPath()) + " to "
+                        + Messages.quote(destination.virtualPath())
                         + " (" + digest.size + " bytes; " + (write.existsAsFile() ? "replaced the file there"
                         : "created the file" + write.parentsNote()) + ").";
             } catch (IOException e) {

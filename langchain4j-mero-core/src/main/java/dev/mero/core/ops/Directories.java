@@ -11,6 +11,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -40,7 +42,9 @@ final class Directories {
             throw new PathAccessDeniedException("Path " + Messages.quote(within.virtualPath()) + " lies outside its "
                     + "mount; nothing was created.");
         }
-        int created = 0;
+        // every missing level is guarded (and approved) before the first one is created, so that a refusal of
+        // a deeper level leaves nothing behind
+        List<ResolvedPath> missing = new ArrayList<>();
         String virtual = within.entry().mountPoint();
         Path real = root;
         for (Path name : root.relativize(directory)) {
@@ -49,23 +53,31 @@ final class Directories {
             }
             virtual = virtual + "/" + name;
             real = real.resolve(name);
-            if (createLevel(context, virtual, real, within)) {
+            if (!missing.isEmpty() || !existingDirectory(virtual, real)) {
+                // create_directory guarded its own target already; every other level is guarded here
+                ResolvedPath level = real.equals(within.realPath()) ? context.recheck(within)
+                        : context.guard(Operation.DIRECTORY_CREATE, virtual);
+                if (!level.realPath().equals(real)) {
+                    throw changed(virtual);
+                }
+                missing.add(level);
+            }
+        }
+        int created = 0;
+        for (ResolvedPath level : missing) {
+            if (createLevel(context, level)) {
                 created++;
             }
         }
         return created;
     }
 
-    /** Creates one level if it is missing; returns whether it did. */
-    private static boolean createLevel(SecurityContext context, String virtual, Path real, ResolvedPath within) {
+    /** Creates one guarded level if it is still missing; returns whether it did. */
+    private static boolean createLevel(SecurityContext context, ResolvedPath level) {
+        String virtual = level.virtualPath();
+        Path real = level.realPath();
         if (existingDirectory(virtual, real)) {
             return false;
-        }
-        // create_directory guarded its own target already; every other level is guarded here
-        ResolvedPath level = real.equals(within.realPath()) ? context.recheck(within)
-                : context.guard(Operation.DIRECTORY_CREATE, virtual);
-        if (!level.realPath().equals(real)) {
-            throw changed(virtual);
         }
         try (SecureDirectory parent = SecureDirectory.open(real.getParent())) {
             context.recheck(level);

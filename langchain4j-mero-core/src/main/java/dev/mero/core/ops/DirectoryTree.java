@@ -41,7 +41,8 @@ final class DirectoryTree implements ToolOperation {
                             @Override
                             public boolean visit(String relative, int level, BasicFileAttributes a,
                                                  SecureDirectory parent, String name) {
-                                lines.append('\n').append("  ".repeat(level - 1)).append(DirectoryListing.displayName(name))
+                                lines.append('\n').append("  ".repeat(level - 1))
+                                        .append(DirectoryListing.displayName(name))
                                         .append(a.isDirectory() ? "/" : a.isSymbolicLink() ? "@" : "");
                                 return true;
                             }

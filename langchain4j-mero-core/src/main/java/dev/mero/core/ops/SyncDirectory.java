@@ -6,6 +6,7 @@ import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
+import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
@@ -164,6 +165,10 @@ final class SyncDirectory implements ToolOperation {
                 } else if (!there.isDirectory()) {
                     plan.conflicts.add(relative);
                 }
+            } else if (entry.getValue().size() > limits.maxCopyBytes()) {
+                throw new OperationFailedException(Messages.quote(Targets.child(source.virtualPath(), relative))
+                        + " is larger than " + limits.maxCopyBytes() + " bytes, more than sync_directory copies; "
+                        + "nothing was changed.");
             } else if (there == null) {
                 plan.copies.add(relative);
             } else if (there.isDirectory()) {
@@ -188,9 +193,6 @@ final class SyncDirectory implements ToolOperation {
         if (a.size() != b.size()) {
             return true;
         }
-        if (a.size() > limits.maxCopyBytes()) {
-            return !a.lastModifiedTime().equals(b.lastModifiedTime());
-        }
         try {
             return !Arrays.equals(bytes(source, relative), bytes(destination, relative));
         } catch (IOException e) {
@@ -208,30 +210,37 @@ final class SyncDirectory implements ToolOperation {
     }
 
     private void carryOut(ResolvedPath source, ResolvedPath destination, Plan plan) {
+        // every target is resolved and checked before anything changes: a refusal leaves both trees as they were
+        List<ResolvedPath> directories = new ArrayList<>();
+        for (String relative : plan.directories) {
+            directories.add(below(destination, relative, Permission.WRITE));
+        }
+        List<ResolvedPath[]> files = new ArrayList<>();
+        List<String> copied = new ArrayList<>(plan.copies);
+        copied.addAll(plan.updates);
+        for (String relative : copied) {
+            files.add(new ResolvedPath[] {below(source, relative, Permission.READ),
+                    below(destination, relative, Permission.WRITE)});
+        }
+        List<ResolvedPath> deletions = new ArrayList<>();
+        for (String relative : plan.deletions) {
+            deletions.add(below(destination, relative, Permission.DELETE));
+        }
         if (!destination.isMountRoot()) {
             Directories.ensure(context, destination.realPath(), destination);
         }
-        for (String relative : plan.directories) {
-            ResolvedPath directory = context.checkPathAccess(Targets.child(destination.virtualPath(), relative),
-                    Permission.WRITE);
+        for (ResolvedPath directory : directories) {
             Directories.ensure(context, directory.realPath(), directory);
         }
-        List<String> files = new ArrayList<>(plan.copies);
-        files.addAll(plan.updates);
-        for (String relative : files) {
-            ResolvedPath from = context.checkPathAccess(Targets.child(source.virtualPath(), relative), Permission.READ);
-            ResolvedPath to = context.checkPathAccess(Targets.child(destination.virtualPath(), relative),
-                    Permission.WRITE);
-            FileCopy.Digest digest = FileCopy.digest(context, from, limits.maxCopyBytes(), "sync_directory");
-            try (WriteTarget write = WriteTarget.open(context, to, "sync_directory")) {
-                FileCopy.copy(context, from, write, digest, limits.maxCopyBytes(), "sync_directory");
+        for (ResolvedPath[] pair : files) {
+            FileCopy.Digest digest = FileCopy.digest(context, pair[0], limits.maxCopyBytes(), "sync_directory");
+            try (WriteTarget write = WriteTarget.open(context, pair[1], "sync_directory")) {
+                FileCopy.copy(context, pair[0], write, digest, limits.maxCopyBytes(), "sync_directory");
             } catch (IOException e) {
-                throw Targets.failure(context, "write", to, e);
+                throw Targets.failure(context, "write", pair[1], e);
             }
         }
-        for (String relative : plan.deletions) {
-            ResolvedPath gone = context.checkPathAccess(Targets.child(destination.virtualPath(), relative),
-                    Permission.DELETE);
+        for (ResolvedPath gone : deletions) {
             try (SecureDirectory parent = Targets.openParent(gone)) {
                 context.recheck(gone);
                 String name = Targets.name(gone);
@@ -248,6 +257,17 @@ final class SyncDirectory implements ToolOperation {
                 throw Targets.failure(context, "delete", gone, e);
             }
         }
+    }
+
+    /** A path below a synced root, checked, and refused if a link makes it resolve anywhere else. */
+    private ResolvedPath below(ResolvedPath root, String relative, Permission needed) {
+        ResolvedPath target = context.checkPathAccess(Targets.child(root.virtualPath(), relative), needed);
+        if (!target.realPath().equals(Targets.below(root.realPath(), relative))) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.virtualPath())
+                    + " leads through a symbolic link; sync_directory never writes through links. Nothing was "
+                    + "changed.");
+        }
+        return target;
     }
 
     private static String summary(ResolvedPath source, ResolvedPath destination, Plan plan, int skipped,

@@ -34,7 +34,8 @@ final class WriteFile implements ToolOperation {
         String text = arguments.string("content");
         byte[] bytes = text.getBytes(UTF_8);
         checkSize(bytes.length, limits.maxWriteBytes(), "write_file");
-        return context.run(Operation.FILE_WRITE, arguments.string("path"), ApprovalDetails.content("New contents", text), ContentDigest.of(bytes), target -> {
+        String details = ApprovalDetails.content("New contents", text);
+        return context.run(Operation.FILE_WRITE, arguments.string("path"), details, ContentDigest.of(bytes), target -> {
             try (WriteTarget write = WriteTarget.open(context, target, "write_file")) {
                 if (write.existsAsFile() && sameContent(write, bytes)) {
                     return Messages.quote(target.virtualPath()) + " already holds exactly this content ("

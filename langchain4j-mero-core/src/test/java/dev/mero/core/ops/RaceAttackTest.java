@@ -68,11 +68,16 @@ class RaceAttackTest {
     }
 
     @Test
-    void aParentSwappedWhileMissingLevelsAreCreatedCreatesNothingOutside() {
-        // the second missing level is approved while its parent is swapped for a link to the outside
+    void aParentPlantedAsALinkWhileMissingLevelsAreApprovedCreatesNothingOutside() {
+        // every missing level is approved before any is created; while the second is approved, the first
+        // (still missing) is planted as a link to the outside
         MeroOperations ops = approvingAfter(request -> {
             if (request.action().endsWith("/ws/a/b")) {
-                swapForLinkOut(w.ws.resolve("a"));
+                try {
+                    Files.createSymbolicLink(w.ws.resolve("a"), w.outside);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
             }
         });
 
@@ -130,5 +135,49 @@ class RaceAttackTest {
         assertThat(ops.call("delete_directory", "{\"path\":\"/ws/tree\",\"recursive\":true}")).startsWith("Deleted");
         assertThat(w.outside.resolve("secret.txt")).hasContent("top secret");
         assertThat(w.ws.resolve("tree")).doesNotExist();
+    }
+
+    @Test
+    void aDeeperLevelRefusedLeavesNoShallowerDirectoryBehind() {
+        MeroOperations ops = MeroOperations.forContext(w.contextBuilder().requireApproval(Permission.WRITE)
+                .approval(request -> request.action().endsWith("/ws/p/q") ? ApprovalDecision.DENIED
+                        : ApprovalDecision.APPROVED).build());
+        List<String> before = w.snapshot();
+        assertThatThrownBy(() -> ops.call("write_file", "{\"path\":\"/ws/p/q/r.txt\",\"content\":\"x\"}"))
+                .isInstanceOf(MeroToolsException.class);
+        assertThat(w.snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void syncNeverWritesThroughALinkInTheDestinationAndChangesNothing() throws IOException {
+        Path from = Files.createDirectories(w.ws.resolve("from/sub"));
+        Files.writeString(w.ws.resolve("from/a.txt"), "A");
+        Files.writeString(from.resolve("pwned.txt"), "P");
+        Path to = Files.createDirectories(w.ws.resolve("to"));
+        Files.createSymbolicLink(to.resolve("sub"), w.outside);
+        MeroOperations ops = w.ops();
+        List<String> before = w.snapshot();
+
+        assertThatThrownBy(() -> ops.call("sync_directory", "{\"source\":\"/ws/from\",\"destination\":\"/ws/to\"}"))
+                .isInstanceOf(MeroToolsException.class);
+        assertThat(w.snapshot()).isEqualTo(before);
+        assertThat(w.outside.resolve("pwned.txt")).doesNotExist();
+    }
+
+    @Test
+    void aHardLinkToAFileOutsideIsNeverChangedInPlace() throws IOException {
+        Path outsideFile = w.outside.resolve("secret.txt");
+        Files.createLink(w.ws.resolve("shared.txt"), outsideFile);
+        MeroOperations ops = w.ops();
+
+        assertThatThrownBy(() -> ops.call("append_file", "{\"path\":\"/ws/shared.txt\",\"content\":\"x\"}"))
+                .isInstanceOf(MeroToolsException.class).hasMessageContaining("other hard link");
+        assertThat(ops.call("write_file", "{\"path\":\"/ws/shared.txt\",\"content\":\"new\"}"))
+                .startsWith("Wrote 3 bytes");
+        assertThat(ops.call("edit_file", "{\"path\":\"/ws/shared.txt\",\"old_text\":\"new\",\"new_text\":\"n\"}"))
+                .startsWith("Edited");
+        // the write replaced the directory entry; the file outside still holds its own content
+        assertThat(outsideFile).hasContent("top secret");
+        assertThat(w.ws.resolve("shared.txt")).hasContent("n");
     }
 }
