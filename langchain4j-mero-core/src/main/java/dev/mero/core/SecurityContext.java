@@ -157,6 +157,17 @@ public final class SecurityContext {
     }
 
     /**
+     * How the agent names a host path: the virtual {@code /slug/rest} path under the innermost entry whose real
+     * directory contains it. Messages for the model use this form, never the host path.
+     *
+     * @param realPath a canonical host path, as in {@link ResolvedPath#realPath()}
+     * @return the virtual path, or empty when no entry contains the path
+     */
+    public Optional<String> virtualPathOf(java.nio.file.Path realPath) {
+        return resolver.virtualPath(Objects.requireNonNull(realPath, "realPath"));
+    }
+
+    /**
      * Checks that the context's ceiling includes every given permission.
      *
      * @param needed the permissions an action needs
@@ -199,9 +210,10 @@ public final class SecurityContext {
         ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions());
         if (!now.realPath().equals(target.realPath())) {
             throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
-                    + "being used: it resolved to " + Messages.quote(target.realPath().toString())
-                    + " when checked and now resolves to " + Messages.quote(now.realPath().toString())
-                    + ". Nothing was done; check the path and try again.");
+                    + "being used: it resolved to " + Messages.quote(target.virtualPath())
+                    + " when checked and now resolves to " + Messages.quote(now.virtualPath())
+                    + ". Nothing was done; check the path and try again.").withAuditDetail("resolved to "
+                    + Messages.quote(target.realPath().toString()) + ", now " + Messages.quote(now.realPath().toString()));
         }
         return now;
     }

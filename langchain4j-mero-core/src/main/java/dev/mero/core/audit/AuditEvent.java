@@ -46,6 +46,7 @@ public final class AuditEvent {
     private final String reason;
     private final String errorCode;
     private final String requestId;
+    private final String detail;
 
     private AuditEvent(Builder builder) {
         if (builder.type == null) {
@@ -60,6 +61,7 @@ public final class AuditEvent {
         this.reason = bounded(builder.reason);
         this.errorCode = bounded(builder.errorCode);
         this.requestId = bounded(builder.requestId);
+        this.detail = bounded(builder.detail);
     }
 
     /**
@@ -162,19 +164,29 @@ public final class AuditEvent {
         return Optional.ofNullable(requestId);
     }
 
+    /**
+     * Facts for operators that the model was never shown, such as the host path a symbolic link led to
+     * (see {@link MeroToolsException#auditDetail()}).
+     *
+     * @return the detail, if any
+     */
+    public Optional<String> detail() {
+        return Optional.ofNullable(detail);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof AuditEvent other && type == other.type && timestamp.equals(other.timestamp)
                 && Objects.equals(contextName, other.contextName) && Objects.equals(action, other.action)
                 && Objects.equals(subject, other.subject) && permissions.equals(other.permissions)
                 && Objects.equals(reason, other.reason) && Objects.equals(errorCode, other.errorCode)
-                && Objects.equals(requestId, other.requestId);
+                && Objects.equals(requestId, other.requestId) && Objects.equals(detail, other.detail);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(type, timestamp, contextName, action, subject, permissions, reason, errorCode,
-                requestId);
+                requestId, detail);
     }
 
     /**
@@ -195,6 +207,7 @@ public final class AuditEvent {
         append(line, "error_code", errorCode);
         append(line, "reason", reason);
         append(line, "request_id", requestId);
+        append(line, "detail", detail);
         return line.toString();
     }
 
@@ -227,6 +240,7 @@ public final class AuditEvent {
         private String reason;
         private String errorCode;
         private String requestId;
+        private String detail;
 
         private Builder() {
         }
@@ -326,7 +340,8 @@ public final class AuditEvent {
         }
 
         /**
-         * Takes the reason and the error code from a caught exception (never its stack trace or cause).
+         * Takes the reason, the error code and the operator-facing {@link MeroToolsException#auditDetail() detail}
+         * from a caught exception (never its stack trace or cause).
          *
          * @param failure the exception
          * @return this builder
@@ -335,6 +350,18 @@ public final class AuditEvent {
             Objects.requireNonNull(failure, "failure");
             this.reason = failure.getMessage();
             this.errorCode = failure.errorCode();
+            this.detail = failure.auditDetail().orElse(null);
+            return this;
+        }
+
+        /**
+         * Sets facts for operators that the model was never shown, such as a host path.
+         *
+         * @param detail the detail, may be {@code null}
+         * @return this builder
+         */
+        public Builder detail(String detail) {
+            this.detail = detail;
             return this;
         }
 

@@ -144,6 +144,8 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
         }
         put(node, "reason", event.reason());
         put(node, "error_code", event.errorCode());
+        // operator-only facts (host paths, link targets); absent from most events
+        event.detail().ifPresent(detail -> node.put("detail", detail));
         put(node, "request_id", event.requestId());
         byte[] json = MAPPER.writeValueAsBytes(node);
         byte[] line = new byte[json.length + 1];

@@ -5,7 +5,10 @@ import dev.mero.core.ResolvedPath;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -26,9 +29,11 @@ public final class CheckedCommand {
     private final CommandRule allowRule;
     private final ResolvedPath workingDirectory;
     private final List<ResolvedPath> pathArguments;
+    private final Map<String, String> environment;
 
     CheckedCommand(String commandLine, List<String> argv, Path executable, Path realExecutable,
-                   CommandRule allowRule, ResolvedPath workingDirectory, List<ResolvedPath> pathArguments) {
+                   CommandRule allowRule, ResolvedPath workingDirectory, List<ResolvedPath> pathArguments,
+                   Map<String, String> environment) {
         this.commandLine = commandLine;
         this.argv = List.copyOf(argv);
         this.executable = executable;
@@ -36,6 +41,7 @@ public final class CheckedCommand {
         this.allowRule = allowRule;
         this.workingDirectory = workingDirectory;
         this.pathArguments = List.copyOf(pathArguments);
+        this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
     }
 
     /**
@@ -129,6 +135,19 @@ public final class CheckedCommand {
      */
     public List<ResolvedPath> pathArguments() {
         return pathArguments;
+    }
+
+    /**
+     * Variables the policy requires in the command's environment, on top of whatever the runner sets: they
+     * win over the runner's own values. Today these keep git inside the mounts:
+     * {@code GIT_CEILING_DIRECTORIES} lists the parent of every entry's real directory (git then never looks
+     * for a repository above a mount: a ceiling directory itself is never searched from below it), and
+     * {@code GIT_DISCOVERY_ACROSS_FILESYSTEM=0}.
+     *
+     * @return an immutable map in a stable order
+     */
+    public Map<String, String> environment() {
+        return environment;
     }
 
     /**

@@ -15,8 +15,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -218,10 +220,27 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        List<ResolvedPath> pathArguments =
-                new PathArguments(context, line, base, ModifyingPrograms.pathPermissions(names, argv)).check(argv);
+        List<ResolvedPath> pathArguments = new PathArguments(context, line, base, names,
+                ModifyingPrograms.pathPermissions(names, argv)).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
-                pathArguments);
+                pathArguments, environment(context.paths()));
+    }
+
+    /**
+     * Variables that keep git inside the mounts: git never searches a ceiling directory from below it, so the
+     * parent of every entry's real directory is one (a repository at an entry's root is still found, none
+     * above it), and discovery never crosses a file-system boundary.
+     */
+    private static Map<String, String> environment(List<PathEntry> entries) {
+        Set<String> ceilings = new LinkedHashSet<>();
+        for (PathEntry entry : entries) {
+            Path parent = entry.realPath().getParent();
+            ceilings.add((parent == null ? entry.realPath() : parent).toString());
+        }
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("GIT_CEILING_DIRECTORIES", String.join(":", ceilings));
+        environment.put("GIT_DISCOVERY_ACROSS_FILESYSTEM", "0");
+        return environment;
     }
 
     /** The most specific allow rule that matches, or {@code null}. */
@@ -285,10 +304,12 @@ public final class CommandPolicy {
                                                  ProgramLocator.Located executable) {
         for (PathEntry entry : context.paths()) {
             if (entry.allowed().contains(Permission.WRITE) && executable.real().startsWith(entry.realPath())) {
-                throw new CommandDeniedException("Command " + Messages.quote(line) + " would run "
-                        + Messages.quote(executable.real().toString()) + ", which lies inside "
+                String virtual = context.virtualPathOf(executable.real()).orElse(entry.mountPoint() + "/...");
+                throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
+                        + " would run " + Messages.quote(virtual) + ", which lies inside "
                         + Messages.quote(entry.mountPoint()) + " where the agent may write; a program the agent "
-                        + "can change is never run. Use a program installed on the command search path.");
+                        + "can change is never run. Use a program installed on the command search path.")
+                        .withAuditDetail("executable " + Messages.quote(executable.real().toString()));
             }
         }
     }
@@ -362,7 +383,7 @@ public final class CommandPolicy {
                                                          Optional<ProgramLocator.Located> located) {
         String name = ProgramName.baseName(program);
         String resolves = WrapperPrograms.isWrapper(name) || located.isEmpty() ? ""
-                : ", which resolves to " + Messages.quote(located.get().real().toString());
+                : ", which is the program " + Messages.quote(located.get().real().getFileName().toString());
         return new CommandDeniedException("Command " + Messages.quote(line) + " runs " + Messages.quote(program)
                 + resolves + ", a program that runs other programs or code (a shell, an interpreter or a launcher "
                 + "such as env, xargs or timeout). Such a program runs only when an allowed-command rule names it "

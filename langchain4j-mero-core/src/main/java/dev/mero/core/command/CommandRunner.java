@@ -145,7 +145,7 @@ public final class CommandRunner {
         Path directory = command.workingDirectory().map(ResolvedPath::realPath)
                 .orElseThrow(() -> new IllegalArgumentException("Command " + Messages.quote(command.commandLine())
                         + " was checked without a working directory; check it with one before running it"));
-        return run(command.processCommand(), directory, timeout);
+        return run(command.processCommand(), directory, timeout, command.environment());
     }
 
     /**
@@ -176,6 +176,11 @@ public final class CommandRunner {
      * @throws dev.mero.core.OperationFailedException as for {@link #run(List, Path)}
      */
     public CommandResult run(List<String> argv, Path workingDirectory, Duration timeout) {
+        return run(argv, workingDirectory, timeout, Map.of());
+    }
+
+    /** As {@link #run(List, Path, Duration)}, with variables the policy requires, which win over the runner's. */
+    private CommandResult run(List<String> argv, Path workingDirectory, Duration timeout, Map<String, String> policy) {
         List<String> command = checkedArgv(argv);
         Path directory = checkedDirectory(workingDirectory);
         Duration limit = checkedTimeout(timeout);
@@ -190,6 +195,7 @@ public final class CommandRunner {
         Map<String, String> environment = builder.environment();
         environment.clear();
         environment.putAll(childEnvironment(marker));
+        environment.putAll(policy);
         return new CommandExecution(command, limit, outputLimitBytes, marker, killGracePeriod).run(builder);
     }
 
