@@ -13,11 +13,19 @@ import java.util.Set;
  * where tar reads {@code ../../x}.
  *
  * <p>The reading errs on the side of more directories: a short option letter is looked for in every cluster
- * ({@code -xC}), and its value is taken both from the rest of the cluster and from the next argument; a long
- * option counts in every abbreviation GNU {@code getopt_long} would accept. A directory too many only adds
- * checks; a directory missed would let a path through unjudged.
+ * ({@code -xC}), its value being the rest of the cluster or else the next argument, and a long option counts
+ * in every abbreviation GNU {@code getopt_long} would accept. A directory too many only adds checks; a
+ * directory missed would let a path through unjudged.
  */
 final class DirectoryOptions {
+
+    /**
+     * A directory as written, and the index in the argument vector of the argument that is nothing but this
+     * option and its value ({@code dir} of {@code -C dir}, or {@code --directory=dir}), or {@code -1} for a value
+     * glued into a cluster of short options ({@code -xCdir}), which may hold other values too.
+     */
+    record Directory(String text, int index) {
+    }
 
     /** A program's directory options: short letters and long names (without dashes). */
     private record Spec(String shortLetters, Set<String> longNames, String tarStyleValueLetters) {
@@ -48,8 +56,8 @@ final class DirectoryOptions {
      * The directories the command's options name, in order, as written: each is relative to the one before
      * it (tar, git and make change directory one option after the other).
      */
-    static List<String> of(Set<String> programNames, List<String> argv) {
-        List<String> directories = new ArrayList<>();
+    static List<Directory> of(Set<String> programNames, List<String> argv) {
+        List<Directory> directories = new ArrayList<>();
         for (String name : programNames) {
             Spec spec = SPECS.get(name);
             if (spec != null) {
@@ -59,7 +67,7 @@ final class DirectoryOptions {
         return directories;
     }
 
-    private static void collect(Spec spec, List<String> argv, List<String> directories) {
+    private static void collect(Spec spec, List<String> argv, List<Directory> directories) {
         int start = 1;
         if (!spec.tarStyleValueLetters().isEmpty() && argv.size() > 1 && !argv.get(1).startsWith("-")) {
             // old-style 'tar cCf dir a.tar': the letters' values follow the word, in order
@@ -69,7 +77,7 @@ final class DirectoryOptions {
                 char letter = letters.charAt(k);
                 if (spec.tarStyleValueLetters().indexOf(letter) >= 0 && next < argv.size()) {
                     if (spec.shortLetters().indexOf(letter) >= 0) {
-                        directories.add(argv.get(next));
+                        directories.add(new Directory(argv.get(next), next));
                     }
                     next++;
                 }
@@ -87,19 +95,18 @@ final class DirectoryOptions {
                 String name = eq < 0 ? argument.substring(2) : argument.substring(2, eq);
                 if (!name.isEmpty() && spec.longNames().stream().anyMatch(full -> full.startsWith(name))) {
                     if (eq >= 0) {
-                        directories.add(argument.substring(eq + 1));
+                        directories.add(new Directory(argument.substring(eq + 1), i));
                     } else if (next != null) {
-                        directories.add(next);
+                        directories.add(new Directory(next, i + 1));
                     }
                 }
             } else if (argument.startsWith("-") && argument.length() > 1) {
                 for (int k = 1; k < argument.length(); k++) {
                     if (spec.shortLetters().indexOf(argument.charAt(k)) >= 0) {
                         if (k + 1 < argument.length()) {
-                            directories.add(argument.substring(k + 1));
-                        }
-                        if (next != null) {
-                            directories.add(next);
+                            directories.add(new Directory(argument.substring(k + 1), -1));
+                        } else if (next != null) {
+                            directories.add(new Directory(next, i + 1));
                         }
                         break;
                     }

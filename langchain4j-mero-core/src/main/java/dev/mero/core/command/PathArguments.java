@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -111,10 +112,15 @@ final class PathArguments {
             }
             return resolved;
         }
-        bases = bases(argv, resolved);
-        for (String argument : argv.subList(1, argv.size())) {
-            for (String path : candidates(argument)) {
-                for (Path from : fromWhere(path)) {
+        List<DirectoryOptions.Directory> directories = DirectoryOptions.of(programNames, argv);
+        bases = bases(directories, resolved);
+        Set<Integer> directoryArguments = new HashSet<>();
+        directories.forEach(directory -> directoryArguments.add(directory.index()));
+        for (int i = 1; i < argv.size(); i++) {
+            // a directory option's own value is read from the working directory (and judged by bases(...) too)
+            boolean directoryOption = directoryArguments.contains(i);
+            for (String path : candidates(argv.get(i))) {
+                for (Path from : directoryOption ? List.of(base) : fromWhere(path)) {
                     resolved.add(check(path, asTheKernelSeesIt(from, path), needed));
                 }
             }
@@ -137,11 +143,12 @@ final class PathArguments {
     }
 
     /** The working directory and every directory a directory option names, each checked for READ. */
-    private List<Path> bases(List<String> argv, List<ResolvedPath> resolved) {
+    private List<Path> bases(List<DirectoryOptions.Directory> directories, List<ResolvedPath> resolved) {
         Set<Path> result = new LinkedHashSet<>();
         result.add(base);
         Path previous = base;
-        for (String directory : DirectoryOptions.of(programNames, argv)) {
+        for (DirectoryOptions.Directory option : directories) {
+            String directory = option.text();
             Path chained = null;
             for (Path from : directory.startsWith("/") ? List.of(base) : List.of(base, previous)) {
                 Path real = asTheKernelSeesIt(from, directory);
@@ -168,6 +175,12 @@ final class PathArguments {
         for (String argument : argv.subList(Math.min(at + 1, argv.size()), argv.size())) {
             for (GitArguments.Named named : GitArguments.named(argument)) {
                 String path = named.path().isEmpty() ? "." : named.path();
+                if (named.fromTop() && tops.isEmpty()) {
+                    throw new CommandDeniedException("Command " + Messages.quote(line) + " names "
+                            + Messages.quote(argument) + ", a path from the top of a git work tree, but no repository "
+                            + "lies inside the mounted entries where git runs, and git never looks above them. Name "
+                            + "the path relative to the working directory.");
+                }
                 for (Path from : named.fromTop() ? tops : bases) {
                     resolved.add(check(argument, asTheKernelSeesIt(from, path), needed));
                 }
