@@ -132,12 +132,14 @@ final class GitArguments {
     }
 
     /** The path of {@code rev:path}: {@code ./x} and {@code ../x} from the directory git runs in, else from the top. */
-    private static List<Named> fromRevision(String path) {
+    private static List<Named> fromRevision(String written) {
+        // a tree path never starts at the file-system root: git reads '/x' in 'rev:/x' from the top as well
+        String path = written.replaceFirst("^/+", "");
         if (path.isEmpty()) {
             return List.of();
         }
         if (path.startsWith("./") || path.startsWith("../") || path.equals(".") || path.equals("..")) {
-            return List.of(new Named(path, false), new Named(path, true));
+            return List.of(new Named(path, false));
         }
         return List.of(new Named(path, true));
     }
