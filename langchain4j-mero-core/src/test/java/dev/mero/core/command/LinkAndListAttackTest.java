@@ -38,6 +38,7 @@ class LinkAndListAttackTest {
         Path tree2 = Files.createDirectories(w.ws.resolve("tree2"));
         Files.writeString(tree2.resolve("in.txt"), "inside");
         Files.createDirectories(w.ws.resolve("a/b"));
+        Files.writeString(w.outside.resolve("secret.txt"), "TOP-SECRET-CONTENT");
         Files.writeString(w.ws.resolve("list0"), w.outside.resolve("secret.txt") + "\0");
         Files.writeString(w.outside.resolve("Makefile"), "all:\n\tcat secret.txt\n");
         w.stub("rsync");
@@ -45,7 +46,8 @@ class LinkAndListAttackTest {
                 .allowCommand("cp").allowCommand("ls").allowCommand("du").allowCommand("wc").allowCommand("diff")
                 .allowCommand("tar").allowCommand("find").allowCommand("chown").allowCommand("ln")
                 .allowCommand("sort").allowCommand("sha256sum").allowCommand("file").allowCommand("git")
-                .allowCommand("rsync").allowCommand("make").allowCommand("ps").allowCommand("cat").build();
+                .allowCommand("rsync").allowCommand("make").allowCommand("ps").allowCommand("cat").allowCommand("zip")
+                .allowCommand("curl").build();
     }
 
     @ParameterizedTest
@@ -53,7 +55,8 @@ class LinkAndListAttackTest {
         "cp -a --deref tree copy", "cp -RL tree copy", "ls -LR tree", "ls -L tree", "ls --dereference tree",
         "ls -lLa tree", "du -L tree", "du --dereference tree", "du -aL tree", "tar -chf - tree",
         "tar --dereference -cf - tree", "tar chf - tree", "find -L tree", "find tree -follow", "chown -R -L 0 tree",
-        "rsync -rL tree copy", "rsync --copy-links -r tree copy", "rsync -rK tree copy", "rsync --copy-unsafe tree x"})
+        "rsync -rL tree copy", "rsync --copy-links -r tree copy", "rsync -rK tree copy", "rsync --copy-unsafe tree x",
+        "zip -r out.zip tree", "zip -qr9 out.zip tree"})
     void optionsThatFollowTheLinksInsideADirectoryAreRefused(String line) {
         refused(w, context, line, "/ws", "follow");
     }
@@ -147,6 +150,26 @@ class LinkAndListAttackTest {
     void aFileListOfPatternsIsAnOrdinaryPathThatNeedsRead() {
         refused(w, context, "du -X ../outside/secret.txt tree", "/ws", "names the path '../outside/secret.txt'");
         assertThat(context.runCommand("du -X list0 tree", "/ws").succeeded()).isTrue();
+    }
+
+    @Test
+    void aRecursiveZipStoresLinksAsLinksWithY() throws IOException {
+        CommandResult result = context.runCommand("zip -qry out.zip tree", "/ws");
+
+        assertThat(result.succeeded()).isTrue();
+        assertThat(new String(Files.readAllBytes(w.ws.resolve("out.zip")), java.nio.charset.StandardCharsets.ISO_8859_1))
+                .doesNotContain("TOP-SECRET-CONTENT");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"curl file:///OUT/secret.txt", "curl FILE://localhost/OUT/secret.txt",
+        "curl file:%2FOUT/secret.txt", "curl -o copy file:///OUT/secret.txt"})
+    void aFileUrlIsJudgedLikeThePathItNames(String template) {
+        String line = template.replace("/OUT", w.outside.toString()).replace("%2FOUT",
+                w.outside.toString().replace("/", "%2F"));
+
+        refused(w, context, line, "/ws", "which it may not", java.util.List.of(w.outside.toString(),
+                w.outside.toString().replace("/", "%2F")));
     }
 
     @Test

@@ -35,6 +35,7 @@ import java.util.List;
  *   <tr><td>npm</td><td>every subcommand but read-only ones; --script-shell, --node-options, -c/--call,
  *       --shell, --editor, --userconfig, ...</td></tr>
  *   <tr><td>npx</td><td>everything</td></tr>
+ *   <tr><td>zip</td><td>-r/-R/--recurse-* without -y/--symlinks, -TT/--unzip-command</td></tr>
  *   <tr><td>ps</td><td>the BSD-style {@code e} flag (prints every shown process's environment)</td></tr>
  *   <tr><td>cp, ls, du, chown, chgrp, tree</td><td>-L/--dereference (tree: -l): following the links inside a
  *       directory; ls --hyperlink</td></tr>
@@ -58,7 +59,7 @@ public final class ArgumentGuards {
     private static List<ArgumentGuard> builtInList() {
         List<ArgumentGuard> guards = new ArrayList<>(List.of(new FindGuard(), new GitGuard(), new RipgrepGuard(),
                 new GrepGuard(), new SedGuard(), new AwkGuard(), new TarGuard(), new SortGuard(), new NpmGuard(),
-                new NpxGuard(), new PsGuard()));
+                new NpxGuard(), new PsGuard(), new ZipGuard()));
         guards.addAll(FileReachGuard.all());
         return List.copyOf(guards);
     }

@@ -47,7 +47,9 @@ class FileReachGuardsTest {
         "git fetch h:x", "git fetch --depth 1 h:x", "git pull h:x main", "git push h:x main",
         "git push --repo=h:x", "git push --repo h:x", "git ls-remote h:x", "git ls-remote git+ssh://h/x",
         "git ls-remote ssh+git://h/x", "git ls-remote x::y", "git remote add o h:x", "git remote set-url o h:x",
-        "git archive --remote=h:x HEAD", "git archive --remote h:x HEAD", "git fetch -- h:x"})
+        "git archive --remote=h:x HEAD", "git archive --remote h:x HEAD", "git fetch -- h:x", "zip -r a.zip t",
+        "zip -rq a.zip t", "zip -R a.zip x", "zip --recurse-paths a.zip t", "zip -9r a.zip t",
+        "zip -T -TT 'sh -c id' a.zip f", "zip --unzip-command=x a.zip f"})
     void optionsThatReachUncheckedFilesOrHostsAreRefused(String line) {
         assertThat(check(line)).as(line).isPresent();
     }
@@ -64,7 +66,8 @@ class FileReachGuardsTest {
         "git fetch origin", "git fetch", "git pull origin main", "git push origin main:main",
         "git push origin +refs/heads/a:refs/heads/b", "git fetch --no-recurse-submodules",
         "git pull --recurse-submodules=no", "git show HEAD:a/b", "git checkout --recurse-submodules main",
-        "git remote -v", "git remote add origin https://example.invalid/x.git", "git log -C", "git add -A"})
+        "git remote -v", "git remote add origin https://example.invalid/x.git", "git log -C", "git add -A",
+        "zip -ry a.zip t", "zip -r -y a.zip t", "zip --symlinks -r a.zip t", "zip a.zip f", "zip -T a.zip f"})
     void ordinaryUsesPass(String line) {
         assertThat(check(line)).as(line).isEmpty();
     }
