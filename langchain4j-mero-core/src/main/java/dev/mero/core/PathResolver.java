@@ -306,6 +306,49 @@ final class PathResolver {
     }
 
     /**
+     * Rewrites every host directory of an entry that appears in {@code text} (a program's output) as the
+     * entry's mount point: {@code /srv/ws/notes.txt} becomes {@code /ws/notes.txt}. Longer directories go
+     * first, so a nested entry keeps its own slug; a directory counts only where a name ends
+     * ({@code /srv/ws2} is left alone).
+     */
+    String virtualised(String text) {
+        if (text.isEmpty()) {
+            return text;
+        }
+        List<PathEntry> deepestFirst = new ArrayList<>(byDepth);
+        java.util.Collections.reverse(deepestFirst);
+        String result = text;
+        for (PathEntry entry : deepestFirst) {
+            result = replaceDirectory(result, entry.realPath().toString(), entry.mountPoint());
+            if (!entry.path().equals(entry.realPath())) {
+                result = replaceDirectory(result, entry.path().toString(), entry.mountPoint());
+            }
+        }
+        return result;
+    }
+
+    private static String replaceDirectory(String text, String directory, String mountPoint) {
+        if (directory.equals("/") || !text.contains(directory)) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        int from = 0;
+        int at;
+        while ((at = text.indexOf(directory, from)) >= 0) {
+            int end = at + directory.length();
+            boolean nameEnds = end == text.length() || !isNameCharacter(text.charAt(end));
+            boolean nameStarts = at == 0 || !isNameCharacter(text.charAt(at - 1)) && text.charAt(at - 1) != '/';
+            out.append(text, from, at).append(nameEnds && nameStarts ? mountPoint : directory);
+            from = end;
+        }
+        return out.append(text, from, text.length()).toString();
+    }
+
+    private static boolean isNameCharacter(char c) {
+        return Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-' || c == '~' || c == '+';
+    }
+
+    /**
      * How the agent names a host path: {@code /slug/rest} under the innermost entry that contains it.
      *
      * @param real a real (canonical) host path

@@ -417,7 +417,8 @@ public final class SecurityContext {
     /**
      * Guards and runs a command with the context's {@link #commandRunner() runner} and its default timeout.
      * A non-zero exit is an ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a
-     * denial.
+     * denial. Where the output names an entry's host directory ({@code pwd}, an error message, a link
+     * target), the result shows the entry's virtual path instead.
      *
      * @param commandLine      the command line as the agent wrote it
      * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE
@@ -425,7 +426,7 @@ public final class SecurityContext {
      * @throws MeroToolsException for every refusal, and {@link OperationFailedException} if it cannot start
      */
     public CommandResult runCommand(String commandLine, String workingDirectory) {
-        return commandRunner.run(guardCommand(commandLine, workingDirectory));
+        return commandRunner.run(guardCommand(commandLine, workingDirectory)).withOutput(resolver::virtualised);
     }
 
     /**
@@ -440,7 +441,8 @@ public final class SecurityContext {
      */
     public CommandResult runCommand(String commandLine, String workingDirectory, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return commandRunner.run(guardCommand(commandLine, workingDirectory), timeout);
+        return commandRunner.run(guardCommand(commandLine, workingDirectory), timeout)
+                .withOutput(resolver::virtualised);
     }
 
     /**

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Decides which command lines a context may run: an allowlist with deny rules on top, a fixed program search
@@ -221,7 +222,7 @@ public final class CommandPolicy {
             base = workingDirectory.realPath();
         }
         List<ResolvedPath> pathArguments = new PathArguments(context, line, base, names,
-                ModifyingPrograms.pathPermissions(names, argv)).check(argv);
+                ModifyingPrograms.pathPermissions(names, argv), UnaryOperator.identity()).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
                 pathArguments, environment(context.paths()));
     }

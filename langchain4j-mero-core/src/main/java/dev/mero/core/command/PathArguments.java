@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.function.UnaryOperator;
 
 /**
  * Checks that every argument naming a path names one inside an entry that grants READ, as the program will
@@ -78,6 +79,7 @@ final class PathArguments {
     private final Path base;
     private final Set<String> programNames;
     private final Permission[] needed;
+    private final UnaryOperator<String> hostPathOf;
     /** The working directory first, then the directories the command's directory options name. */
     private List<Path> bases = List.of();
 
@@ -87,14 +89,18 @@ final class PathArguments {
      * @param programNames the program's names (as written and as its real file is called)
      * @param needed       what each path argument needs: READ, plus WRITE and DELETE for programs that change
      *                     files
+     * @param hostPathOf   the host path a program opens for an absolute path as it names it: the identity when
+     *                     the program sees the host's file system, a translation from the mount points when it
+     *                     runs where the mounts appear at {@code /<slug>}
      */
     PathArguments(SecurityContext context, String line, Path base, Set<String> programNames,
-                  Set<Permission> needed) {
+                  Set<Permission> needed, UnaryOperator<String> hostPathOf) {
         this.context = context;
         this.line = line;
         this.base = base;
         this.programNames = programNames;
         this.needed = needed.toArray(new Permission[0]);
+        this.hostPathOf = hostPathOf;
     }
 
     /**
@@ -418,7 +424,8 @@ final class PathArguments {
     }
 
     /** Resolves {@code path} from {@code from} component by component, following links as the kernel does. */
-    private Path asTheKernelSeesIt(Path from, String path) {
+    private Path asTheKernelSeesIt(Path from, String written) {
+        String path = written.startsWith("/") ? hostPathOf.apply(written) : written;
         Path current = path.startsWith("/") ? Path.of("/") : from;
         for (String name : path.split("/")) {
             if (name.isEmpty() || name.equals(".")) {
@@ -434,13 +441,13 @@ final class PathArguments {
                     current = next.toRealPath();
                 } catch (IOException e) {
                     throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
-                            + " names the path " + Messages.quote(path) + ", which could not be resolved ("
+                            + " names the path " + Messages.quote(written) + ", which could not be resolved ("
                             + Messages.ioReason(e) + ").", e).withAuditDetail("at " + Messages.quote(next.toString()));
                 }
             } else if (Files.isSymbolicLink(next)) {
                 String shown = context.virtualPathOf(next).map(v -> " " + Messages.quote(v)).orElse("");
                 throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
-                        + " names the path " + Messages.quote(path) + ", which goes through the symbolic link" + shown
+                        + " names the path " + Messages.quote(written) + ", which goes through the symbolic link" + shown
                         + " whose target does not exist or loops; such a link is never followed.")
                         .withAuditDetail("symbolic link " + Messages.quote(next.toString()));
             } else {

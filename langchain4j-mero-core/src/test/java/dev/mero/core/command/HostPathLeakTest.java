@@ -106,6 +106,29 @@ class HostPathLeakTest {
                 + "['WRITE'] for '/docs/guide.txt' (allows: ['READ']).");
     }
 
+    @Test
+    void commandOutputShowsTheMountsVirtualPaths() throws IOException {
+        Files.createSymbolicLink(w.ws.resolve("guide"), w.docs.resolve("guide.txt"));
+        SecurityContext running = w.context().allowCommand("pwd").allowCommand("ls").allowCommand("cat")
+                .allowCommand("readlink").build();
+
+        assertThat(running.runCommand("pwd", "/ws/sub").stdout()).isEqualTo("/ws/sub\n");
+        assertThat(running.runCommand("readlink guide", "/ws").stdout()).isEqualTo("/docs/guide.txt\n");
+        assertThat(running.runCommand("ls -l guide", "/ws").stdout()).endsWith("guide -> /docs/guide.txt\n");
+        CommandResult missing = running.runCommand("cat " + w.ws.resolve("missing.txt"), "/ws");
+        assertThat(missing.toModelText()).contains("/ws/missing.txt").doesNotContain(w.root.toString());
+    }
+
+    @Test
+    void aDirectoryThatOnlyStartsLikeAMountIsLeftAlone() throws IOException {
+        Path sibling = Files.createDirectories(w.root.resolve("ws2"));
+        Files.writeString(w.ws.resolve("where.txt"), sibling + "/x and " + w.ws + "/x and " + w.ws);
+        SecurityContext running = w.context().allowCommand("cat").build();
+
+        assertThat(running.runCommand("cat where.txt", "/ws").stdout())
+                .isEqualTo(sibling + "/x and /ws/x and /ws");
+    }
+
     private void assertNoHostPathForTheModel(MeroToolsException denial) {
         assertThat(denial).isNotNull();
         assertThat(denial.isDenial()).isTrue();
