@@ -325,7 +325,12 @@ public final class CommandPolicy {
                     .orElseThrow(() -> new PermissionDeniedException("Context " + Messages.quote(context.name())
                             + " has no PathEntry that grants 'EXECUTE', so no command can run: a command needs "
                             + "EXECUTE on its working directory."));
-            resolved = context.checkPathAccess(entry.realPath().toString(), Permission.EXECUTE);
+            // named by its mount point, so that no message shows the entry's host directory (unless another
+            // entry's host directory has that very name)
+            resolved = context.checkPathAccess(entry.mountPoint(), Permission.EXECUTE);
+            if (!resolved.realPath().equals(entry.realPath())) {
+                resolved = context.checkPathAccess(entry.realPath().toString(), Permission.EXECUTE);
+            }
         } else {
             resolved = context.checkPathAccess(text, Permission.EXECUTE);
         }
