@@ -181,6 +181,23 @@ class GitEscapeAttackTest {
         }
 
         @Test
+        void anArchiveCannotPlantARepositoryConfiguration() throws IOException {
+            repository(w.ws);
+            Path archive = w.ws.resolve("evil.zip");
+            try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(archive))) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(".git/config"));
+                zip.write("[alias]\n\tst = !touch pwned\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+            String config = Files.readString(w.ws.resolve(".git/config"));
+            SecurityContext unzipping = w.context().allowCommand("unzip").build();
+
+            refused(w, unzipping, "unzip -o evil.zip", "/ws", "writes files whose names come from inside its input");
+            assertThat(w.ws.resolve(".git/config")).hasContent(config);
+            assertThat(unzipping.runCommand("unzip -l evil.zip", "/ws").stdout()).contains(".git/config");
+        }
+
+        @Test
         void anyRepositoryDirectoryIsProtectedLikeDotGit() throws IOException {
             git(w.ws, "init", "-q", "--separate-git-dir=" + w.ws.resolve("gd"), w.ws.resolve("wt").toString());
             git(w.ws, "init", "-q", "--bare", "bare");

@@ -35,6 +35,8 @@ import java.util.List;
  *   <tr><td>npm</td><td>every subcommand but read-only ones; --script-shell, --node-options, -c/--call,
  *       --shell, --editor, --userconfig, ...</td></tr>
  *   <tr><td>npx</td><td>everything</td></tr>
+ *   <tr><td>unzip, 7z, ar, cpio, patch</td><td>extraction (unzip without -l/-t/-p, 7z x/e, ar x, cpio -i/-p),
+ *       patch without the file to patch: names taken from inside the input</td></tr>
  *   <tr><td>zip</td><td>-r/-R/--recurse-* without -y/--symlinks, -TT/--unzip-command</td></tr>
  *   <tr><td>ps</td><td>the BSD-style {@code e} flag (prints every shown process's environment)</td></tr>
  *   <tr><td>cp, ls, du, chown, chgrp, tree</td><td>-L/--dereference (tree: -l): following the links inside a
@@ -61,6 +63,7 @@ public final class ArgumentGuards {
                 new GrepGuard(), new SedGuard(), new AwkGuard(), new TarGuard(), new SortGuard(), new NpmGuard(),
                 new NpxGuard(), new PsGuard(), new ZipGuard()));
         guards.addAll(FileReachGuard.all());
+        guards.addAll(ExtractGuard.all());
         return List.copyOf(guards);
     }
 

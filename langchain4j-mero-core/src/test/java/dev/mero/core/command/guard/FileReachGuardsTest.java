@@ -49,7 +49,9 @@ class FileReachGuardsTest {
         "git ls-remote ssh+git://h/x", "git ls-remote x::y", "git remote add o h:x", "git remote set-url o h:x",
         "git archive --remote=h:x HEAD", "git archive --remote h:x HEAD", "git fetch -- h:x", "zip -r a.zip t",
         "zip -rq a.zip t", "zip -R a.zip x", "zip --recurse-paths a.zip t", "zip -9r a.zip t",
-        "zip -T -TT 'sh -c id' a.zip f", "zip --unzip-command=x a.zip f"})
+        "zip -T -TT 'sh -c id' a.zip f", "zip --unzip-command=x a.zip f", "unzip a.zip", "unzip -o a.zip",
+        "unzip a.zip -d out", "7z x a.7z", "7za e a.7z", "ar x lib.a", "ar xv lib.a", "cpio -i", "cpio -idv",
+        "cpio --extract", "cpio -p dir", "patch -i p.diff", "patch -p1 -i p.diff", "patch -p1", "patch"})
     void optionsThatReachUncheckedFilesOrHostsAreRefused(String line) {
         assertThat(check(line)).as(line).isPresent();
     }
@@ -67,7 +69,9 @@ class FileReachGuardsTest {
         "git push origin +refs/heads/a:refs/heads/b", "git fetch --no-recurse-submodules",
         "git pull --recurse-submodules=no", "git show HEAD:a/b", "git checkout --recurse-submodules main",
         "git remote -v", "git remote add origin https://example.invalid/x.git", "git log -C", "git add -A",
-        "zip -ry a.zip t", "zip -r -y a.zip t", "zip --symlinks -r a.zip t", "zip a.zip f", "zip -T a.zip f"})
+        "zip -ry a.zip t", "zip -r -y a.zip t", "zip --symlinks -r a.zip t", "zip a.zip f", "zip -T a.zip f",
+        "unzip -l a.zip", "unzip -t a.zip", "unzip -p a.zip f", "unzip -Z a.zip", "7z l a.7z", "ar t lib.a",
+        "cpio -t", "patch -i p.diff f.txt", "patch f.txt p.diff", "patch -p1 -i p.diff f.txt"})
     void ordinaryUsesPass(String line) {
         assertThat(check(line)).as(line).isEmpty();
     }
