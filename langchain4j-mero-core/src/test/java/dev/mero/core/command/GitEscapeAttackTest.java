@@ -161,6 +161,23 @@ class GitEscapeAttackTest {
         }
 
         @ParameterizedTest
+        @ValueSource(strings = {"git show HEAD:private/key.txt", "git show HEAD:./private/key.txt",
+            "git show :private/key.txt", "git grep -e key -- :/private", "git grep -e key -- ':(top)private'",
+            "git log -p -- private"})
+        void aPathTheContextDeniesCannotBeReadThroughTheRepository(String line) throws IOException {
+            Path secret = Files.createDirectories(w.ws.resolve("private"));
+            Files.writeString(secret.resolve("key.txt"), "key");
+            git(w.ws, "add", "private/key.txt");
+            git(w.ws, "commit", "-q", "-m", "key");
+            SecurityContext denying = SecurityContext.builder().name("worker_1")
+                    .path(PathEntry.of(w.ws.toString(), "ws", Permission.READ, Permission.EXECUTE))
+                    .path(PathEntry.builder().path(secret.toString()).slug("private").deny(Permission.READ).build())
+                    .allowCommand("git").build();
+
+            refused(w, denying, line, "/ws", "is denied permission(s) ['READ'] by '/private'");
+        }
+
+        @ParameterizedTest
         @ValueSource(strings = {"git show HEAD:../outside/secret.txt", "git show HEAD:../../outside/secret.txt",
             "git grep -e x -- :/../outside", "git diff --no-index ../outside/secret.txt notes.txt"})
         void pathsOutsideTheWorkTreeAreRefused(String line) {

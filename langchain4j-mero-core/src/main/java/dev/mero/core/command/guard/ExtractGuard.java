@@ -10,7 +10,8 @@ import java.util.Set;
  * Programs that write files named inside their input, which the path check never sees (an archive can name
  * {@code .git/config} or {@code ../x}), like {@code tar -x}: {@code unzip} unless it only lists, tests or
  * prints ({@code -l}, {@code -t}, {@code -v}, {@code -p}, {@code -z}, {@code -Z}), {@code 7z}/{@code 7za}/
- * {@code 7zr} {@code x} and {@code e}, {@code ar x}, {@code cpio -i}/{@code --extract} and {@code -p}/
+ * {@code 7zr} {@code x} and {@code e} (and {@code a}/{@code u} without {@code -snl}, which follow links),
+ * {@code ar x}, {@code cpio -i}/{@code --extract} and {@code -p}/
  * {@code --pass-through}, and {@code patch} without a file to patch (it would take the names from the patch).
  */
 final class ExtractGuard extends ProgramGuard {
@@ -42,9 +43,13 @@ final class ExtractGuard extends ProgramGuard {
             }
             case "7z", "7za", "7zr" -> {
                 String command = arguments.stream().filter(a -> !a.startsWith("-")).findFirst().orElse("");
-                return command.equals("x") || command.equals("e")
-                        ? refuse("'" + program + " " + command + "' " + REASON + "; list it with '" + program + " l'")
-                        : Optional.empty();
+                if (command.equals("x") || command.equals("e")) {
+                    return refuse("'" + program + " " + command + "' " + REASON + "; list it with '" + program + " l'");
+                }
+                boolean adds = command.equals("a") || command.equals("u");
+                return adds && !arguments.contains("-snl") ? refuse("'" + program + " " + command + "' follows the "
+                        + "symbolic links it finds and stores what they point to, which can lie outside the mounted "
+                        + "entries; add -snl to store links as links") : Optional.empty();
             }
             case "ar" -> {
                 String key = arguments.isEmpty() ? "" : arguments.get(0);

@@ -17,7 +17,7 @@ import java.util.Set;
  *       is given. Links named on the command line are checked as path arguments, so {@code -H} stays;</li>
  *   <li>reading the names of the files to work on from a file, whose contents the policy cannot check:
  *       {@code --files0-from} ({@code wc}, {@code du}), {@code rsync --files-from}, {@code file -f},
- *       {@code md5sum}/{@code sha*sum}/{@code b2sum -c/--check}, {@code rsync -f/--filter} (merge rules read
+ *       {@code md5sum}/{@code sha*sum}/{@code shasum}/{@code b2sum -c/--check}, {@code rsync -f/--filter} (merge rules read
  *       rule files); lists of patterns ({@code --exclude-from}, {@code -X}) are ordinary path arguments and need
  *       READ;</li>
  *   <li>{@code rsync -e/--rsh}, {@code --rsync-path} (run programs), {@code --daemon}, and remote operands
@@ -109,7 +109,7 @@ final class FileReachGuard extends ProgramGuard {
             Map.entry("tree", TREE), Map.entry("file", FILE), Map.entry("md5sum", CHECKSUM),
             Map.entry("sha1sum", CHECKSUM), Map.entry("sha224sum", CHECKSUM), Map.entry("sha256sum", CHECKSUM),
             Map.entry("sha384sum", CHECKSUM), Map.entry("sha512sum", CHECKSUM), Map.entry("b2sum", CHECKSUM),
-            Map.entry("cksum", CHECKSUM), Map.entry("rsync", RSYNC));
+            Map.entry("cksum", CHECKSUM), Map.entry("shasum", CHECKSUM), Map.entry("rsync", RSYNC));
 
     private final String program;
 

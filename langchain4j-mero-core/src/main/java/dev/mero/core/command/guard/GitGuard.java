@@ -39,7 +39,10 @@ import java.util.Set;
  * therefore refuses WRITE and DELETE inside any {@code .git} directory, this guard refuses {@code --git-dir},
  * {@code --work-tree} and {@code --bare} (which would point git at a directory the agent wrote), and the
  * default runner sets {@code safe.bareRepository=explicit} so that a bare repository the agent wrote is never
- * discovered, and overrides {@code core.hooksPath} and {@code core.fsmonitor}.
+ * discovered, and overrides {@code core.hooksPath} and {@code core.fsmonitor}. Every checked command carries
+ * {@code GIT_CEILING_DIRECTORIES} (the parent of each entry's directory) and
+ * {@code GIT_DISCOVERY_ACROSS_FILESYSTEM=0}, so git never finds a repository above a mount, and the path core
+ * protects every repository directory, whatever its name, like {@code .git}.
  */
 final class GitGuard extends ProgramGuard {
 
