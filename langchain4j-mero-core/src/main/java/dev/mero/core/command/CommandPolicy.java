@@ -221,7 +221,7 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        List<ResolvedPath> pathArguments = new PathArguments(context, line, base, names,
+        List<ResolvedPath> pathArguments = new PathArguments(MountedPaths.of(context), line, base, names,
                 ModifyingPrograms.pathPermissions(names, argv), UnaryOperator.identity()).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
                 pathArguments, environment(context.paths()));

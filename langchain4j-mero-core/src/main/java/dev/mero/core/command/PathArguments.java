@@ -74,7 +74,7 @@ final class PathArguments {
     private static final int MAX_NAME_LENGTH = 255;
     private static final Permission[] READ = {Permission.READ};
 
-    private final SecurityContext context;
+    private final MountedPaths mounts;
     private final String line;
     private final Path base;
     private final Set<String> programNames;
@@ -93,9 +93,9 @@ final class PathArguments {
      *                     the program sees the host's file system, a translation from the mount points when it
      *                     runs where the mounts appear at {@code /<slug>}
      */
-    PathArguments(SecurityContext context, String line, Path base, Set<String> programNames,
+    PathArguments(MountedPaths mounts, String line, Path base, Set<String> programNames,
                   Set<Permission> needed, UnaryOperator<String> hostPathOf) {
-        this.context = context;
+        this.mounts = mounts;
         this.line = line;
         this.base = base;
         this.programNames = programNames;
@@ -209,7 +209,7 @@ final class PathArguments {
      */
     private Optional<Path> workTreeTop(Path directory) {
         Path root = null;
-        for (PathEntry entry : context.paths()) {
+        for (PathEntry entry : mounts.entries()) {
             if (directory.startsWith(entry.realPath())
                     && (root == null || entry.realPath().getNameCount() > root.getNameCount())) {
                 root = entry.realPath();
@@ -354,13 +354,13 @@ final class PathArguments {
      * goes to the audit detail.
      */
     private ResolvedPath check(String path, Path real, Permission[] permissions) {
-        Optional<String> virtual = context.virtualPathOf(real);
+        Optional<String> virtual = mounts.virtualPathOf(real);
         if (virtual.isEmpty()) {
             return outside(path, real, permissions);
         }
         ResolvedPath resolved;
         try {
-            resolved = context.checkPathAccess(virtual.get(), permissions);
+            resolved = mounts.check(virtual.get(), permissions);
         } catch (MeroToolsException e) {
             String resolves = virtual.get().equals(path) ? "" : " (resolves to " + Messages.quote(virtual.get()) + ")";
             throw denied(path, resolves + ", which it may not " + verb(permissions) + ": " + e.getMessage(), real, e);
@@ -377,7 +377,7 @@ final class PathArguments {
             // the agent wrote this host path itself: the path core says why it is not covered
             ResolvedPath resolved;
             try {
-                resolved = context.checkPathAccess(path, permissions);
+                resolved = mounts.check(path, permissions);
             } catch (MeroToolsException e) {
                 throw denied(path, ", which it may not " + verb(permissions) + ": " + e.getMessage(), real, e);
             }
@@ -386,7 +386,7 @@ final class PathArguments {
                     + ". Give the path relative to the working directory.", real, null);
         }
         throw denied(path, ", which it may not " + verb(permissions) + ": it leads outside every mounted entry of "
-                + "context " + Messages.quote(context.name()) + " (mounted: " + mounted() + ").", real, null);
+                + "context " + Messages.quote(mounts.contextName()) + " (mounted: " + mounted() + ").", real, null);
     }
 
     private CommandDeniedException denied(String path, String rest, Path real, MeroToolsException cause) {
@@ -402,7 +402,7 @@ final class PathArguments {
 
     private void deniedWithoutMounts(String path) {
         try {
-            context.checkPath(path);
+            mounts.check(path);
         } catch (MeroToolsException e) {
             throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
                     + " names the path " + Messages.quote(path) + ", which it may not " + verb(needed) + ": "
@@ -412,7 +412,7 @@ final class PathArguments {
 
     private String mounted() {
         StringJoiner joiner = new StringJoiner(", ");
-        for (PathEntry entry : context.paths()) {
+        for (PathEntry entry : mounts.entries()) {
             joiner.add(Messages.quote(entry.mountPoint()));
         }
         return joiner.length() == 0 ? "none" : joiner.toString();
@@ -445,7 +445,7 @@ final class PathArguments {
                             + Messages.ioReason(e) + ").", e).withAuditDetail("at " + Messages.quote(next.toString()));
                 }
             } else if (Files.isSymbolicLink(next)) {
-                String shown = context.virtualPathOf(next).map(v -> " " + Messages.quote(v)).orElse("");
+                String shown = mounts.virtualPathOf(next).map(v -> " " + Messages.quote(v)).orElse("");
                 throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
                         + " names the path " + Messages.quote(written) + ", which goes through the symbolic link" + shown
                         + " whose target does not exist or loops; such a link is never followed.")
