@@ -29,13 +29,16 @@ final class GitArguments {
             "shortlog", "archive", "count-objects", "show-ref", "for-each-ref", "merge-base", "name-rev",
             "cherry", "whatchanged", "diff-tree", "diff-files", "diff-index", "check-ignore", "check-attr",
             "check-ref-format", "check-mailmap", "var", "version", "help", "range-diff", "show-branch",
-            "verify-commit", "verify-tag", "verify-pack", "config", "submodule", "get-tar-commit-id", "column",
+            "verify-commit", "verify-tag", "verify-pack", "get-tar-commit-id", "column",
             "stripspace");
     /** Subcommands that only read when they are given nothing but a listing request. */
     private static final Set<String> LISTING = Set.of("branch", "tag", "remote", "stash", "worktree", "notes",
             "reflog");
     private static final Set<String> LISTING_ARGUMENTS = Set.of("list", "show", "-l", "--list", "-a", "--all", "-r",
             "--remotes", "-v", "-vv", "--verbose", "--show-current", "--no-color", "--color");
+    /** Arguments that make {@code git config} read rather than write. */
+    private static final Set<String> CONFIG_READS = Set.of("get", "list", "--get", "--get-all", "--get-regexp",
+            "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l");
     /** Subcommands that can remove or rewrite work-tree files. */
     private static final Set<String> DELETING = Set.of("rm", "mv", "clean", "checkout", "restore", "reset", "switch",
             "stash", "merge", "rebase", "pull", "cherry-pick", "revert", "am", "apply", "worktree", "read-tree",
@@ -62,6 +65,13 @@ final class GitArguments {
         String subcommand = argv.get(at);
         if (READ_ONLY.contains(subcommand)) {
             return false;
+        }
+        List<String> rest = argv.subList(at + 1, argv.size());
+        if (subcommand.equals("config")) {
+            return rest.stream().noneMatch(CONFIG_READS::contains);
+        }
+        if (subcommand.equals("submodule")) {
+            return !rest.isEmpty() && !rest.get(0).equals("status") && !rest.get(0).equals("summary");
         }
         if (LISTING.contains(subcommand)) {
             return !LISTING_ARGUMENTS.containsAll(argv.subList(at + 1, argv.size()));

@@ -278,6 +278,18 @@ class GitEscapeAttackTest {
         }
 
         @Test
+        void evenWithoutTheGuardsGitConfigurationIsWrittenOnlyWhereWriteIsGranted() {
+            repository(w.docs);
+            SecurityContext unguarded = SecurityContext.builder().name("worker_1")
+                    .path(PathEntry.of(w.docs.toString(), "docs", Permission.READ, Permission.EXECUTE))
+                    .builtInArgumentGuards(false).allowCommand("git").build();
+
+            refused(w, unguarded, "git config alias.x '!touch pwned'", "/docs", "which it may not write");
+            refused(w, unguarded, "git submodule update --init", "/docs", "which it may not write");
+            assertThat(unguarded.runCommand("git config --get core.bare", "/docs").stdout()).isEqualTo("false\n");
+        }
+
+        @Test
         void gitCommandsThatRemoveFilesNeedDelete() {
             repository(w.ws);
 
