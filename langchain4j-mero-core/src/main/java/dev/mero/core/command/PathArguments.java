@@ -39,6 +39,8 @@ import java.util.function.UnaryOperator;
  *       symbolic link planted there cannot lead a program out;</li>
  *   <li>the whole argument too when it looks like an option, since after {@code --} a program opens it as a
  *       file;</li>
+ *   <li>the rest of an argument or value that starts with {@code @} ({@code curl -d @f}, {@code -F x=@f},
+ *       {@code tar -cf a.tar @b.tar}, {@code gcc @args});</li>
  *   <li>the path of a {@code file:} URL ({@code git clone file:///srv/x}, {@code curl file:///etc/passwd}),
  *       percent-escapes decoded; a {@code file:} URL naming another host is refused;</li>
  *   <li>for git, the paths that pathspec magic ({@code :/x}, {@code :(top)x}, {@code :!x}) and
@@ -271,6 +273,10 @@ final class PathArguments {
     private void addPath(Set<String> paths, String text) {
         addIfPathLike(paths, text);
         addExistingName(paths, text);
+        if (text.startsWith("@") && text.length() > 1) {
+            // '@file' is read as a file by curl (-d @f, -F x=@f), tar (@archive), javac and gcc (@argfile)
+            addPath(paths, text.substring(1));
+        }
     }
 
     private void addExistingName(Set<String> paths, String text) {
