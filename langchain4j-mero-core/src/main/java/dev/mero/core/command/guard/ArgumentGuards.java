@@ -37,6 +37,7 @@ import java.util.List;
  *   <tr><td>npx</td><td>everything</td></tr>
  *   <tr><td>unzip, 7z, ar, cpio, patch</td><td>extraction (unzip without -l/-t/-p, 7z x/e, ar x, cpio -i/-p),
  *       patch without the file to patch: names taken from inside the input</td></tr>
+ *   <tr><td>curl, wget</td><td>curl -K/--config; wget -i/--input-file, -e/--execute, --config</td></tr>
  *   <tr><td>zip</td><td>-r/-R/--recurse-* without -y/--symlinks, -TT/--unzip-command</td></tr>
  *   <tr><td>ps</td><td>the BSD-style {@code e} flag (prints every shown process's environment)</td></tr>
  *   <tr><td>cp, ls, du, chown, chgrp, tree</td><td>-L/--dereference (tree: -l): following the links inside a

@@ -22,7 +22,9 @@ import java.util.Set;
  *       READ;</li>
  *   <li>{@code rsync -e/--rsh}, {@code --rsync-path} (run programs), {@code --daemon}, and remote operands
  *       ({@code host:path}, {@code rsync://}), reached through a remote shell or the network;</li>
- *   <li>{@code ls --hyperlink}, which prints every file's host path as a {@code file://} URL.</li>
+ *   <li>{@code ls --hyperlink}, which prints every file's host path as a {@code file://} URL;</li>
+ *   <li>{@code curl -K/--config}, {@code wget -i/--input-file/-e/--execute/--config}: options and URLs read from
+ *       a file or given as wgetrc commands.</li>
  * </ul>
  */
 final class FileReachGuard extends ProgramGuard {
@@ -104,7 +106,19 @@ final class FileReachGuard extends ProgramGuard {
                     Map.entry("daemon", "starts a server; leave it out"),
                     Map.entry("config", "is for the server; leave it out")));
 
-    private static final Map<String, Rules> RULES = Map.ofEntries(Map.entry("cp", CP), Map.entry("ls", LS),
+    private static final String READS_SETTINGS = "reads further options (URLs, files to send or write) from a file "
+            + "the policy cannot check; give them as arguments";
+    private static final Rules CURL = Rules.of("KdFToHXxuUAe", Set.of("config", "data", "data-binary", "data-raw",
+                    "data-urlencode", "form", "upload-file", "output", "header", "request", "user", "proxy"),
+            Set.of("silent", "show-error", "location", "include", "head", "verbose", "fail", "insecure"),
+            Map.of("K", READS_SETTINGS), Map.of("config", READS_SETTINGS));
+    private static final Rules WGET = Rules.of("eiOoaPU", Set.of("execute", "input-file", "output-document",
+                    "output-file", "append-output", "directory-prefix", "user-agent", "config"),
+            Set.of("quiet", "verbose", "no-verbose", "recursive", "no-clobber", "continue", "timestamping"),
+            Map.of("e", READS_SETTINGS, "i", READS_SETTINGS),
+            Map.of("config", READS_SETTINGS, "input-file", READS_SETTINGS, "execute", READS_SETTINGS));
+
+    private static final Map<String, Rules> RULES = Map.ofEntries(Map.entry("curl", CURL), Map.entry("wget", WGET),Map.entry("cp", CP), Map.entry("ls", LS),
             Map.entry("du", DU), Map.entry("wc", WC), Map.entry("chown", CHOWN), Map.entry("chgrp", CHOWN),
             Map.entry("tree", TREE), Map.entry("file", FILE), Map.entry("md5sum", CHECKSUM),
             Map.entry("sha1sum", CHECKSUM), Map.entry("sha224sum", CHECKSUM), Map.entry("sha256sum", CHECKSUM),

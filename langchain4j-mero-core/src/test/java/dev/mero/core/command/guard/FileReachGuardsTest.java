@@ -52,7 +52,8 @@ class FileReachGuardsTest {
         "zip -T -TT 'sh -c id' a.zip f", "zip --unzip-command=x a.zip f", "unzip a.zip", "unzip -o a.zip",
         "unzip a.zip -d out", "7z x a.7z", "7za e a.7z", "ar x lib.a", "ar xv lib.a", "cpio -i", "cpio -idv",
         "cpio --extract", "cpio -p dir", "patch -i p.diff", "patch -p1 -i p.diff", "patch -p1", "patch",
-        "7z a x.7z dir", "shasum -c sums"})
+        "7z a x.7z dir", "shasum -c sums", "curl -K cfg", "curl --config cfg", "curl --conf=cfg",
+        "wget -i urls", "wget --input-file=urls", "wget -e 'robots=off'", "wget --config=rc"})
     void optionsThatReachUncheckedFilesOrHostsAreRefused(String line) {
         assertThat(check(line)).as(line).isPresent();
     }
@@ -73,7 +74,8 @@ class FileReachGuardsTest {
         "zip -ry a.zip t", "zip -r -y a.zip t", "zip --symlinks -r a.zip t", "zip a.zip f", "zip -T a.zip f",
         "unzip -l a.zip", "unzip -t a.zip", "unzip -p a.zip f", "unzip -Z a.zip", "7z l a.7z", "ar t lib.a",
         "cpio -t", "patch -i p.diff f.txt", "patch f.txt p.diff", "patch -p1 -i p.diff f.txt", "7z a -snl x.7z dir",
-        "shasum -a 256 f"})
+        "shasum -a 256 f", "curl -s https://example.invalid", "curl -o out https://example.invalid",
+        "curl -d x=1 https://example.invalid", "wget -q -O out https://example.invalid"})
     void ordinaryUsesPass(String line) {
         assertThat(check(line)).as(line).isEmpty();
     }
