@@ -279,9 +279,10 @@ final class ActionGuard {
                 CheckedCommand now = context.checkCommand(command.commandLine(), workingDirectory);
                 if (!now.equals(command)) {
                     throw new CommandDeniedException("Command " + Messages.quote(command.commandLine())
-                            + " changed while it was being approved (it now resolves to " + now.processCommand()
-                            + " in " + now.workingDirectory().map(ResolvedPath::virtualPath).orElse("?")
-                            + "). Nothing was run; check the command and try again.");
+                            + " changed while it was being approved (a program or path it names now resolves "
+                            + "elsewhere). Nothing was run; check the command and try again.").withAuditDetail(
+                            "approved " + command.processCommand() + ", now " + now.processCommand() + " in "
+                            + now.workingDirectory().map(d -> d.realPath().toString()).orElse("?"));
                 }
                 return now;
             }

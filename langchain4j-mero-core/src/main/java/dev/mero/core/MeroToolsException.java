@@ -14,11 +14,17 @@ package dev.mero.core;
  * </ul>
  * Anything that is not a {@code MeroToolsException} is a real bug and should propagate.
  *
- * <p>Messages are written for a model to act on and never contain a stack trace.
+ * <p>Messages are written for a model to act on and never contain a stack trace, a host path or a link target:
+ * a path appears as the agent wrote it or as a virtual {@code /slug/...} path. What an operator needs beyond
+ * that (the host path a link led to, for instance) is the {@link #auditDetail() audit detail}, which goes to the
+ * audit log only.
  */
 public class MeroToolsException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
+
+    /** Operator-only facts (host paths, link targets); never part of the message. */
+    private String auditDetail;
 
     /**
      * Creates an exception with a message written for the model.
@@ -57,6 +63,28 @@ public class MeroToolsException extends RuntimeException {
      */
     public String errorCode() {
         return "denied";
+    }
+
+    /**
+     * Attaches facts for operators that the model must not see, such as the host path a symbolic link led
+     * to. They are recorded in the audit log's {@code detail} field and never appear in {@link #getMessage()}
+     * or {@link #toModelText()}. A later call replaces an earlier one.
+     *
+     * @param detail the operator-facing detail, may be {@code null}
+     * @return this exception, for {@code throw e.withAuditDetail(...)}
+     */
+    public MeroToolsException withAuditDetail(String detail) {
+        this.auditDetail = detail;
+        return this;
+    }
+
+    /**
+     * The operator-facing detail attached with {@link #withAuditDetail(String)}, for the audit log only.
+     *
+     * @return the detail, or empty
+     */
+    public java.util.Optional<String> auditDetail() {
+        return java.util.Optional.ofNullable(auditDetail);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.mero.core;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 
@@ -128,9 +130,7 @@ final class PathResolver {
         Path existing = lexical;
         while (existing != null && !Files.exists(existing)) {
             if (Files.isSymbolicLink(existing)) {
-                throw new PathAccessDeniedException("Path " + Messages.quote(input) + " goes through the symbolic link "
-                        + Messages.quote(existing.toString()) + ", whose target does not exist or loops; such a link "
-                        + "is never followed or written through in context " + Messages.quote(contextName) + ".");
+                throw danglingLink(input, existing);
             }
             missing.push(existing.getFileName());
             existing = existing.getParent();
@@ -202,11 +202,14 @@ final class PathResolver {
 
     /**
      * A repository's configuration and hooks name programs that git runs (an external diff, a filter, a
-     * hook), so an agent never changes anything inside a {@code .git} directory below its mount; it changes a
-     * repository through git commands, which the command policy decides.
+     * hook), so an agent never changes anything inside a {@code .git} directory below its mount, nor inside
+     * any other directory that is a git repository whatever its name (a {@code HEAD} file, {@code objects/}
+     * and {@code refs/}: a bare repository or a {@code --separate-git-dir}), nor such a directory itself. It
+     * changes a repository through git commands, which the command policy decides.
      */
     private void refuseRepositoryMetadata(String input, Path real, PathEntry innermost) {
-        for (Path name : innermost.realPath().relativize(real)) {
+        Path directory = innermost.realPath();
+        for (Path name : directory.relativize(real)) {
             if (name.toString().equalsIgnoreCase(".git")) {
                 throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is inside a '.git' directory, "
                         + "which may not be changed in context " + Messages.quote(contextName) + ": a repository's "
@@ -214,6 +217,33 @@ final class PathResolver {
                         + "commands instead.");
             }
         }
+        Path current = directory;
+        if (isRepository(current)) {
+            throw insideRepository(input, innermost, current);
+        }
+        for (Path name : directory.relativize(real)) {
+            if (name.toString().isEmpty()) {
+                continue;
+            }
+            current = current.resolve(name);
+            if (isRepository(current)) {
+                throw insideRepository(input, innermost, current);
+            }
+        }
+    }
+
+    /** A directory git would open as a repository: {@code HEAD}, {@code objects/} and {@code refs/}. */
+    static boolean isRepository(Path directory) {
+        return Files.isDirectory(directory.resolve("objects"), LinkOption.NOFOLLOW_LINKS)
+                && Files.isDirectory(directory.resolve("refs"), LinkOption.NOFOLLOW_LINKS)
+                && Files.exists(directory.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private PathAccessDeniedException insideRepository(String input, PathEntry entry, Path repository) {
+        return new PathAccessDeniedException("Path " + Messages.quote(input) + " is inside the git repository "
+                + "directory " + Messages.quote(virtualPath(entry, repository)) + ", which may not be changed in "
+                + "context " + Messages.quote(contextName) + ": a repository's configuration and hooks can make git "
+                + "run programs, whatever the directory is called. Change the repository with git commands instead.");
     }
 
     /** Entries whose real directory contains {@code real}, outermost first. */
@@ -260,10 +290,77 @@ final class PathResolver {
         return out.toString();
     }
 
+    /**
+     * The seed's "not covered" message without the host path: a path that leads out of its mount is named as
+     * the agent wrote it, and where it leads (a host path) goes to the audit log only.
+     */
     private PathAccessDeniedException notCovered(String input, Path resolved) {
-        return new PathAccessDeniedException("Path " + Messages.quote(input) + " (resolves to "
-                + Messages.quote(resolved.toString()) + ") is not covered by any PathEntry in context "
-                + Messages.quote(contextName) + ".");
+        return (PathAccessDeniedException) new PathAccessDeniedException("Path " + Messages.quote(input)
+                + " (resolves outside the mounted entries) is not covered by any PathEntry in context "
+                + Messages.quote(contextName) + ".").withAuditDetail("resolves to " + Messages.quote(resolved.toString()));
+    }
+
+    private PathAccessDeniedException danglingLink(String input, Path link) {
+        String shown = virtualPath(link).map(v -> " " + Messages.quote(v)).orElse("");
+        return (PathAccessDeniedException) new PathAccessDeniedException("Path " + Messages.quote(input)
+                + " goes through the symbolic link" + shown + ", whose target does not exist or loops; such a link "
+                + "is never followed or written through in context " + Messages.quote(contextName) + ".")
+                .withAuditDetail("symbolic link " + Messages.quote(link.toString()));
+    }
+
+    /**
+     * Rewrites every host directory of an entry that appears in {@code text} (a program's output) as the
+     * entry's mount point: {@code /srv/ws/notes.txt} becomes {@code /ws/notes.txt}. Longer directories go
+     * first, so a nested entry keeps its own slug; a directory counts only where a name ends
+     * ({@code /srv/ws2} is left alone).
+     */
+    String virtualised(String text) {
+        if (text.isEmpty()) {
+            return text;
+        }
+        List<PathEntry> deepestFirst = new ArrayList<>(byDepth);
+        java.util.Collections.reverse(deepestFirst);
+        String result = text;
+        for (PathEntry entry : deepestFirst) {
+            result = replaceDirectory(result, entry.realPath().toString(), entry.mountPoint());
+            if (!entry.path().equals(entry.realPath())) {
+                result = replaceDirectory(result, entry.path().toString(), entry.mountPoint());
+            }
+        }
+        return result;
+    }
+
+    private static String replaceDirectory(String text, String directory, String mountPoint) {
+        if (directory.equals("/") || !text.contains(directory)) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        int from = 0;
+        int at;
+        while ((at = text.indexOf(directory, from)) >= 0) {
+            int end = at + directory.length();
+            boolean nameEnds = end == text.length() || !isNameCharacter(text.charAt(end));
+            boolean nameStarts = at == 0 || !isNameCharacter(text.charAt(at - 1)) && text.charAt(at - 1) != '/';
+            out.append(text, from, at).append(nameEnds && nameStarts ? mountPoint : directory);
+            from = end;
+        }
+        return out.append(text, from, text.length()).toString();
+    }
+
+    private static boolean isNameCharacter(char c) {
+        return Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-' || c == '~' || c == '+';
+    }
+
+    /**
+     * How the agent names a host path: {@code /slug/rest} under the innermost entry that contains it.
+     *
+     * @param real a real (canonical) host path
+     * @return the virtual path, or empty when no entry contains it
+     */
+    Optional<String> virtualPath(Path real) {
+        List<PathEntry> holding = containing(real);
+        return holding.isEmpty() ? Optional.empty()
+                : Optional.of(virtualPath(holding.get(holding.size() - 1), real));
     }
 
     private OperationFailedException unresolvable(String input, IOException cause) {

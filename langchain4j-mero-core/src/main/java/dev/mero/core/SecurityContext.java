@@ -174,6 +174,17 @@ public final class SecurityContext {
     }
 
     /**
+     * How the agent names a host path: the virtual {@code /slug/rest} path under the innermost entry whose real
+     * directory contains it. Messages for the model use this form, never the host path.
+     *
+     * @param realPath a canonical host path, as in {@link ResolvedPath#realPath()}
+     * @return the virtual path, or empty when no entry contains the path
+     */
+    public Optional<String> virtualPathOf(java.nio.file.Path realPath) {
+        return resolver.virtualPath(Objects.requireNonNull(realPath, "realPath"));
+    }
+
+    /**
      * Checks that the context's ceiling includes every given permission.
      *
      * @param needed the permissions an action needs
@@ -254,9 +265,10 @@ public final class SecurityContext {
         ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions());
         if (!now.realPath().equals(target.realPath())) {
             throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
-                    + "being used: it resolved to " + Messages.quote(target.realPath().toString())
-                    + " when checked and now resolves to " + Messages.quote(now.realPath().toString())
-                    + ". Nothing was done; check the path and try again.");
+                    + "being used: it resolved to " + Messages.quote(target.virtualPath())
+                    + " when checked and now resolves to " + Messages.quote(now.virtualPath())
+                    + ". Nothing was done; check the path and try again.").withAuditDetail("resolved to "
+                    + Messages.quote(target.realPath().toString()) + ", now " + Messages.quote(now.realPath().toString()));
         }
         return now.withContentDigest(target.contentDigest().orElse(null));
     }
@@ -534,12 +546,16 @@ public final class SecurityContext {
                 ActionGuard.commands(this, subject, workingDirectory));
     }
 
-    /** Guards a command and runs it under the retry budget: a refusal, a failure or a non-zero exit counts. */
+    /**
+     * Guards a command and runs it under the retry budget: a refusal, a failure or a non-zero exit counts. The
+     * output shows entries' virtual paths where it names their host directories.
+     */
     private CommandResult runGuarded(String commandLine, String workingDirectory,
                                      Function<CheckedCommand, CommandResult> run) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.run(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this, subject, workingDirectory), run, CommandResult::succeeded);
+                ActionGuard.commands(this, subject, workingDirectory),
+                command -> run.apply(command).withOutput(resolver::virtualised), CommandResult::succeeded);
     }
 
     /** A checked command that can also run here: its sandbox, when required, works on this machine. */
@@ -554,6 +570,8 @@ public final class SecurityContext {
      * inside the {@link #commandSandbox() sandbox} unless the context opted out. A non-zero exit is an
      * ordinary result ({@link CommandResult#succeeded()} is {@code false}), not a denial; a sandbox that is
      * required but not available on this machine is a {@link CommandDeniedException} saying what to install.
+     * Where the output names an entry's host directory ({@code pwd} or a link target after an opt-out, a file
+     * that holds a host path), the result shows the entry's virtual path instead.
      *
      * @param commandLine      the command line as the agent wrote it
      * @param workingDirectory the working directory, or {@code null} for the first entry granting EXECUTE

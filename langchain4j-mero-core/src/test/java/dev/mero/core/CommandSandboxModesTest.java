@@ -95,6 +95,11 @@ class CommandSandboxModesTest {
         assertThat(asked).isEmpty();
         assertThat(audited).extracting(dev.mero.core.audit.AuditEvent::type)
                 .containsExactly(dev.mero.core.audit.AuditEventType.DENIED);
+        // the model is told what to install; the operator's audit log names the executable that is missing
+        assertThat(audited.get(0).reason()).hasValueSatisfying(reason -> assertThat(reason)
+                .doesNotContain(tmp.toString()));
+        assertThat(audited.get(0).detail()).hasValueSatisfying(detail -> assertThat(detail)
+                .contains(tmp.resolve("missing/bwrap").toString()));
         assertThat(context.commandSandbox().available()).isFalse();
         assertThat(CommandSandbox.disabled().available()).isTrue();
         assertThat(CommandSandbox.required().available()).isTrue();
@@ -138,13 +143,19 @@ class CommandSandboxModesTest {
     @Test
     void the_opt_out_runs_commands_as_plain_processes_and_warns_once_per_context() {
         Logger warnings = mock(Logger.class);
-        SecurityContext context = context().commandSandbox(CommandSandbox.disabled()).warnings(warnings).build();
+        SecurityContext context = context().allowCommand("env").commandSandbox(CommandSandbox.disabled())
+                .warnings(warnings).build();
 
         CommandResult first = context.runCommand("pwd", "/ws");
         context.runCommand("touch made.txt", "/ws");
+        String environment = context.runCommand("env", "/ws").stdout();
 
-        assertThat(first.stdout()).isEqualTo(ws + "\n"); // no sandbox: the host directory
+        // no sandbox: a plain process the runner tags, in the host directory, which the model sees by its mount
+        assertThat(first.stdout()).isEqualTo("/ws\n");
+        assertThat(environment).contains("MERO_RUN_ID=");
         assertThat(ws.resolve("made.txt")).exists();
+        assertThat(context().allowCommand("env").build().runCommand("env", "/ws").stdout())
+                .doesNotContain("MERO_RUN_ID=").contains("HOME=/tmp");
         verify(warnings, times(1)).warn(org.mockito.ArgumentMatchers.contains("WITHOUT the bubblewrap sandbox"),
                 eq("'worker_1'"));
     }

@@ -1,26 +1,32 @@
 package dev.mero.examples;
 
-import dev.mero.core.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.audit.AuditLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The small file tree the example agent works on, and the security context that mounts it: the
- * {@code workspace} directory as {@code /ws} (READ, WRITE) and the {@code docs} directory as {@code /docs}
- * (READ only).
+ * The small file tree the example agents work on, and the security context that mounts it: the
+ * {@code workspace} directory as {@code /ws} (READ, WRITE, EXECUTE: programs may run there) and the
+ * {@code docs} directory as {@code /docs} (READ only); {@code wc} is the one allowed command. The audit trail
+ * goes to the transcript, right after the call that caused it.
  */
 public final class DemoWorkspace {
 
     /** The name of the context, as it appears in every message. */
     public static final String CONTEXT_NAME = "workspace-agent";
+
+    /** The one command rule: {@code wc} with any arguments (which must name files the agent may read). */
+    static final String ALLOWED_COMMAND = "wc";
 
     /** The meeting notes the agent is asked to summarise. */
     static final String NOTES = String.join("\n",
@@ -39,16 +45,10 @@ public final class DemoWorkspace {
 
     private final Path workspace;
     private final Path docs;
-    private final SecurityContext context;
 
     private DemoWorkspace(Path workspace, Path docs) {
         this.workspace = workspace;
         this.docs = docs;
-        this.context = SecurityContext.builder()
-                .name(CONTEXT_NAME)
-                .path(PathEntry.of(workspace.toString(), "ws", Permission.READ, Permission.WRITE))
-                .path(PathEntry.of(docs.toString(), "docs", Permission.READ))
-                .build();
     }
 
     /**
@@ -70,12 +70,22 @@ public final class DemoWorkspace {
     }
 
     /**
-     * The security context that decides every tool call of the agent.
+     * The context's builder with both mounts, its name, the allowed command and the transcript as audit sink;
+     * an example adds what it needs (approval) and builds it.
      *
-     * @return the context
+     * @param transcript where the audit trail is shown
+     * @param extra      permissions on {@code /ws} besides READ, WRITE and EXECUTE
+     * @return the builder
      */
-    public SecurityContext context() {
-        return context;
+    SecurityContext.Builder contextBuilder(Transcript transcript, Permission... extra) {
+        EnumSet<Permission> onWorkspace = EnumSet.of(Permission.READ, Permission.WRITE, Permission.EXECUTE);
+        onWorkspace.addAll(Arrays.asList(extra));
+        return SecurityContext.builder()
+                .name(CONTEXT_NAME)
+                .path(PathEntry.of(workspace.toString(), "ws", onWorkspace.toArray(new Permission[0])))
+                .path(PathEntry.of(docs.toString(), "docs", Permission.READ))
+                .allowCommand(ALLOWED_COMMAND)
+                .auditLog(AuditLog.builder().sink(transcript.auditSink()).build());
     }
 
     /**
@@ -94,17 +104,6 @@ public final class DemoWorkspace {
      */
     public Path docs() {
         return docs;
-    }
-
-    /**
-     * One line per mount, for the transcript and the system message: {@code /ws ['READ', 'WRITE']}.
-     *
-     * @return the mounts
-     */
-    public List<String> mounts() {
-        return context.paths().stream()
-                .map(entry -> entry.mountPoint() + " " + Messages.permissions(entry.allowed()))
-                .collect(Collectors.toList());
     }
 
     /**

@@ -1,105 +1,99 @@
 package dev.mero.examples;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.langchain4j.service.AiServices;
-import dev.mero.tools.FileTools;
-import dev.mero.tools.testing.ScriptedChatModel;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WorkspaceAgentTest {
 
+    static final String SUMMARY = "# Summary of /ws/notes.md\n\n- Ship version 1.2 on Friday.\n"
+            + "- Move the nightly build to 02:00 UTC.\n- Ana: update the release notes.\n"
+            + "- Ben: fix the flaky login test.\n";
+
+    /** The tools the workspace session calls, in order. */
+    static final java.util.List<String> CALLS = java.util.List.of("list_roots", "search_text", "read_file",
+            "write_file", "edit_file", "edit_file", "run_command", "read_file", "write_file", "write_file");
+
     @TempDir
     Path root;
 
-    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    private PrintStream originalErr;
+    @Test
+    void theSessionSearchesEditsRunsACommandIsRefusedTwiceAndRecovers() throws IOException {
+        ExampleRun run = ExampleRun.offline(Example.WORKSPACE, root);
 
-    @BeforeEach
-    void captureStderr() {
-        // slf4j-simple writes to whatever System.err is when it logs
-        originalErr = System.err;
-        System.setErr(new PrintStream(stderr, true, UTF_8));
+        assertThat(run.toolCalls()).containsExactlyElementsOf(WorkspaceAgentTest.CALLS);
+        assertWorkspaceSession(run, "workspace-agent");
+        assertThat(run.transcript).contains(
+                "Context 'workspace-agent' mounts: /ws ['READ', 'WRITE', 'EXECUTE'], /docs ['READ']");
     }
 
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(originalErr);
-    }
-
-    private String runOffline() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        String answer = WorkspaceAgent.runOffline(root, new PrintStream(out, true, UTF_8));
-        assertThat(answer).isEqualTo(ScriptedSession.FINAL_ANSWER);
-        return out.toString(UTF_8);
+    /** What the workspace session shows, whatever configured its context. */
+    static void assertWorkspaceSession(ExampleRun run, String contextName) {
+        assertThat(run.callBlock("Tool call  search_text"))
+                .contains("  result   <untrusted-data tool=\"search_text\" id=\"")
+                .contains("           1 matching line for '(?i)retro' in '/ws'")
+                .contains("           /ws/todo.txt:1: - book the room for the retro\n");
+        assertThat(run.callBlock("Tool call  read_file {\"path\":\"/ws/notes.md\"}"))
+                .contains("  result   <untrusted-data tool=\"read_file\" id=\"")
+                .contains("           - Ship version 1.2 on Friday.\n");
+        assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
+                + "the retro\",\"new_text\":\"- [x] book the room for the retro\",\"dry_run\":true}"))
+                .contains("  result   Dry run: editing '/ws/todo.txt' would make 1 replacement; nothing was written.\n")
+                .contains("           -- book the room for the retro\n           +- [x] book the room for the retro\n")
+                .doesNotContain("WRITE: /ws/todo.txt");
+        assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
+                + "the retro\",\"new_text\":\"- [x] book the room for the retro\"}"))
+                .contains("  result   Edited '/ws/todo.txt' (1 replacement):\n")
+                .contains("  audit    ALLOWED 'WRITE: /ws/todo.txt'\n");
+        assertThat(run.callBlock("Tool call  run_command"))
+                .contains("Exit code: 0\n")
+                .contains(" 11 notes.md\n")
+                .contains("  audit    ALLOWED 'EXECUTE: wc -l notes.md summary.md'\n");
+        assertThat(run.callBlock("Tool call  read_file {\"path\":\"/etc/passwd\"}")).isEqualTo(
+                "Tool call  read_file {\"path\":\"/etc/passwd\"}\n"
+                        + "  failed   Denied: Path '/etc/passwd' is an absolute path that isn't covered by any "
+                        + "configured PathEntry, and its leading segment doesn't match a mounted slug "
+                        + "(mounted: '/ws', '/docs').\n"
+                        + "  audit    DENIED 'READ: /etc/passwd' (path_denied)\n");
+        assertThat(run.callBlock("Tool call  write_file {\"path\":\"/docs/summary.md\"")).endsWith(
+                "  failed   Denied: '/docs' in context '" + contextName + "' lacks permission(s) ['WRITE'] for "
+                        + "'/docs/summary.md' (allows: ['READ']).\n"
+                        + "  audit    DENIED 'WRITE: /docs/summary.md' (permission_denied)\n");
+        assertThat(run.callBlock("Tool call  write_file {\"path\":\"/ws/summary.md\""))
+                .contains("  result   Wrote 162 bytes to '/ws/summary.md' (created the file).\n"
+                        + "  audit    ALLOWED 'WRITE: /ws/summary.md'\n");
+        assertThat(run.callBlock("Tool call  write_file {\"path\":\"/ws/outbox/summary.md\""))
+                .contains("  result   Wrote 162 bytes to '/ws/outbox/summary.md'");
+        assertThat(run.transcript).endsWith("Agent: " + ScriptedSession.FINAL_ANSWER.replace("\n", "\n       ") + "\n");
+        assertThat(run.answer).isEqualTo(ScriptedSession.FINAL_ANSWER);
     }
 
     @Test
-    void offlineSessionShowsTheDenialsAndTheAgentCarriesOn() throws IOException {
-        String transcript = runOffline();
+    void theAllowedWritesLandedAndTheDeniedOneLeftNoTrace() throws IOException {
+        ExampleRun.offline(Example.WORKSPACE, root);
 
-        assertThat(transcript).contains(
-                "  failed   Denied: Path '/etc/passwd' is an absolute path that isn't covered by any configured "
-                        + "PathEntry, and its leading segment doesn't match a mounted slug (mounted: '/ws', '/docs').\n",
-                "  failed   Denied: '/docs' in context 'workspace-agent' lacks permission(s) ['WRITE'] for "
-                        + "'/docs/summary.md' (allows: ['READ']).\n",
-                "  result   Wrote 162 bytes to '/ws/summary.md' (created the file).\n",
-                "Agent: " + ScriptedSession.FINAL_ANSWER);
-        List<String> calls = transcript.lines().filter(line -> line.startsWith("Tool call"))
-                .map(line -> line.split(" ")[3]).collect(Collectors.toList());
-        assertThat(calls).containsExactly("list_directory", "read_file", "write_file", "read_file", "write_file");
+        assertWorkspaceFiles(root);
     }
 
-    @Test
-    void allowedWriteLandedAndDeniedWriteLeftNoTrace() throws IOException {
-        runOffline();
-
-        assertThat(root.resolve("workspace/summary.md")).hasContent("# Summary of /ws/notes.md\n\n"
-                + "- Ship version 1.2 on Friday.\n- Move the nightly build to 02:00 UTC.\n"
-                + "- Ana: update the release notes.\n- Ben: fix the flaky login test.");
+    /** The files after the workspace session. */
+    static void assertWorkspaceFiles(Path root) throws IOException {
+        assertThat(root.resolve("workspace/summary.md")).hasContent(SUMMARY.strip());
+        assertThat(root.resolve("workspace/outbox/summary.md")).hasContent(SUMMARY.strip());
+        assertThat(root.resolve("workspace/todo.txt")).hasContent("- [x] book the room for the retro");
         try (var docs = Files.list(root.resolve("docs"))) {
             assertThat(docs.map(p -> p.getFileName().toString())).containsExactly("style-guide.md");
         }
     }
 
     @Test
-    void noStackTraceAnywhere() throws IOException {
-        String transcript = runOffline();
+    void theTranscriptShowsVirtualPathsOnly() throws IOException {
+        ExampleRun run = ExampleRun.offline(Example.WORKSPACE, root);
 
-        assertThat(transcript).doesNotContain("\tat ").doesNotContain("Exception").doesNotContain(root.toString());
-        // stderr carries only the audit log's one-line records (dev.mero.audit), never a stack trace
-        assertThat(stderr.toString(UTF_8).lines())
-                .isNotEmpty()
-                .allSatisfy(line -> assertThat(line).matches("\\[(INFO|WARN)\\] audit - (ALLOWED|DENIED) .*"));
-        assertThat(stderr.toString(UTF_8)).doesNotContain("\tat ").doesNotContain("Exception");
-    }
-
-    /** Why the handler matters: LangChain4j's default handler logs every refusal as a warning with a stack trace. */
-    @Test
-    void withoutTheMeroHandlerLangChain4jLogsAStackTrace() throws IOException {
-        DemoWorkspace workspace = DemoWorkspace.create(root);
-        ScriptedChatModel model = new ScriptedChatModel()
-                .callTool("read_file", Map.of("path", "/etc/passwd"))
-                .reply("ok");
-
-        AiServices.builder(Assistant.class).chatModel(model).tools(new FileTools(workspace.context())).build()
-                .chat("go");
-
-        assertThat(stderr.toString(UTF_8)).contains("WARN").contains("\tat ");
-        assertThat(ScriptedChatModel.lastToolResults(model.requests().get(1)).get(0).text())
-                .doesNotStartWith("Denied: ");
+        assertThat(run.transcript).doesNotContain(root.toString());
     }
 
     @Test

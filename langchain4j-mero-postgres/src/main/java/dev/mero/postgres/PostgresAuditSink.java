@@ -37,8 +37,8 @@ final class PostgresAuditSink implements AuditSink {
         sql.run("audit", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_audit (occurred_at,"
                     + " event_type, outcome, context_name, action, subject, permissions, reason, error_code,"
-                    + " request_id, targets, content_sha256, instance)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " request_id, targets, content_sha256, instance, detail)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 statement.setTimestamp(1, Timestamp.from(event.timestamp().truncatedTo(ChronoUnit.MICROS)));
                 statement.setString(2, event.type().name());
                 statement.setString(3, event.outcome());
@@ -53,6 +53,7 @@ final class PostgresAuditSink implements AuditSink {
                 statement.setArray(11, connection.createArrayOf("text", event.targets().toArray()));
                 statement.setString(12, event.contentDigest().orElse(null));
                 statement.setString(13, instance);
+                statement.setString(14, event.detail().orElse(null));
                 return statement.executeUpdate();
             }
         });
@@ -69,7 +70,7 @@ final class PostgresAuditSink implements AuditSink {
         return sql.run("audit query", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT occurred_at, event_type,"
                     + " context_name, action, subject, permissions, reason, error_code, request_id, targets,"
-                    + " content_sha256 FROM mero_audit"
+                    + " content_sha256, detail FROM mero_audit"
                     + where + " ORDER BY occurred_at, id LIMIT " + query.limit())) {
                 for (int i = 0; i < values.size(); i++) {
                     statement.setObject(i + 1, values.get(i));
@@ -115,6 +116,7 @@ final class PostgresAuditSink implements AuditSink {
                 .requestId(row.getString("request_id"))
                 .targets(List.of((String[]) row.getArray("targets").getArray()))
                 .contentDigest(row.getString("content_sha256"))
+                .detail(row.getString("detail"))
                 .build();
     }
 }

@@ -21,7 +21,7 @@ import java.util.List;
 final class SchemaMigrations {
 
     /** The migrations, oldest first; the version of each is its position, from 1. */
-    static final List<String> SCRIPTS = List.of("V1__shared_policy_state.sql");
+    static final List<String> SCRIPTS = List.of("V1__shared_policy_state.sql", "V2__audit_detail.sql");
 
     /** An arbitrary key for pg_advisory_xact_lock, the same for every instance: ASCII "meroschm". */
     private static final long LOCK_KEY = 0x6d65726f7363686dL;

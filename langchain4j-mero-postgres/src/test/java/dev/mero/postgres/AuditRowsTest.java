@@ -36,6 +36,8 @@ class AuditRowsTest {
 
     @TempDir
     Path workspace;
+    @TempDir
+    Path outside;
 
     @BeforeAll
     static void open() {
@@ -52,18 +54,19 @@ class AuditRowsTest {
     @Test
     void auditRowsMatchDecisionsOneForOne() throws Exception {
         Files.writeString(workspace.resolve("notes.txt"), "secret file content 4711");
+        Files.createSymbolicLink(workspace.resolve("away"), outside);
         List<AuditEvent> decisions = Collections.synchronizedList(new ArrayList<>());
         AuditLog audit = AuditLog.builder().sink(decisions::add).sink(store.auditSink()).build();
         SecurityContext context = SecurityContext.builder().name("audited_worker")
                 .path(PathEntry.builder().path(workspace).slug("ws").allow(Permission.READ, Permission.WRITE)
                         .requireApproval(Permission.WRITE).build())
                 .approval(ApprovalBackends.alwaysDeny())
-                .rateLimit(RateLimit.perHour(6)).rateLimitStore(store.rateLimits())
+                .rateLimit(RateLimit.perHour(7)).rateLimitStore(store.rateLimits())
                 .auditLog(audit)
                 .build();
         Instant start = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
-        List<String> attempts = List.of("/ws/notes.txt", "/etc/passwd", "/ws/notes.txt", "/ws/../../x");
+        List<String> attempts = List.of("/ws/notes.txt", "/etc/passwd", "/ws/notes.txt", "/ws/../../x", "/ws/away/x");
         for (String path : attempts) {
             attempt(() -> context.guard(Operation.FILE_READ, path));
         }
@@ -85,6 +88,14 @@ class AuditRowsTest {
         assertThat(refusals).isNotEmpty().allSatisfy(event -> assertThat(event.outcome()).isEqualTo("denied"));
         assertThat(refusals).hasSize((int) decisions.stream().filter(e -> e.outcome().equals("denied")).count());
         assertThat(store.audit(AuditQuery.builder().contextName("audited_worker").to(start).build())).isEmpty();
+
+        // the host path a link led to is kept for operators in the row's detail, never in the model's reason
+        assertThat(rows).filteredOn(event -> event.subject().orElse("").equals("/ws/away/x"))
+                .singleElement().satisfies(event -> {
+                    assertThat(event.detail()).hasValueSatisfying(detail -> assertThat(detail).contains(outside.toString()));
+                    assertThat(event.reason()).hasValueSatisfying(reason -> assertThat(reason)
+                            .doesNotContain(outside.toString()).doesNotContain(workspace.toString()));
+                });
 
         // neither the file's content nor the diff a human would be shown reaches the table
         try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();

@@ -316,7 +316,7 @@ class SharedStoresTest {
         try (HikariDataSource empty = PostgresServer.pool(emptyUrl, 2)) {
             assertThatThrownBy(() -> PostgresPolicyStore.builder().dataSource(empty).build())
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("schema is at version 0 but this library needs version 1");
+                    .hasMessageContaining("schema is at version 0 but this library needs version " + SchemaMigrations.latest());
             try (Connection connection = empty.getConnection();
                  ResultSet tables = connection.getMetaData().getTables(null, null, "mero_%", null)) {
                 assertThat(tables.next()).as("nothing was created").isFalse();

@@ -59,6 +59,7 @@ public final class AuditEvent {
     private final String requestId;
     private final List<String> targets;
     private final String contentDigest;
+    private final String detail;
 
     private AuditEvent(Builder builder) {
         if (builder.type == null) {
@@ -83,6 +84,7 @@ public final class AuditEvent {
         }
         this.targets = List.copyOf(kept);
         this.contentDigest = bounded(builder.contentDigest);
+        this.detail = bounded(builder.detail);
     }
 
     /**
@@ -206,6 +208,16 @@ public final class AuditEvent {
         return Optional.ofNullable(contentDigest);
     }
 
+    /**
+     * Facts for operators that the model was never shown, such as the host path a symbolic link led to
+     * (see {@link MeroToolsException#auditDetail()}).
+     *
+     * @return the detail, if any
+     */
+    public Optional<String> detail() {
+        return Optional.ofNullable(detail);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof AuditEvent other && type == other.type && timestamp.equals(other.timestamp)
@@ -213,13 +225,13 @@ public final class AuditEvent {
                 && Objects.equals(subject, other.subject) && permissions.equals(other.permissions)
                 && Objects.equals(reason, other.reason) && Objects.equals(errorCode, other.errorCode)
                 && Objects.equals(requestId, other.requestId) && targets.equals(other.targets)
-                && Objects.equals(contentDigest, other.contentDigest);
+                && Objects.equals(contentDigest, other.contentDigest) && Objects.equals(detail, other.detail);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(type, timestamp, contextName, action, subject, permissions, reason, errorCode,
-                requestId, targets, contentDigest);
+                requestId, targets, contentDigest, detail);
     }
 
     /**
@@ -246,6 +258,7 @@ public final class AuditEvent {
             line.append(joined);
         }
         append(line, "content_sha256", contentDigest);
+        append(line, "detail", detail);
         return line.toString();
     }
 
@@ -281,6 +294,7 @@ public final class AuditEvent {
         private String requestId;
         private List<String> targets = List.of();
         private String contentDigest;
+        private String detail;
 
         private Builder() {
         }
@@ -380,7 +394,8 @@ public final class AuditEvent {
         }
 
         /**
-         * Takes the reason and the error code from a caught exception (never its stack trace or cause).
+         * Takes the reason, the error code and the operator-facing {@link MeroToolsException#auditDetail() detail}
+         * from a caught exception (never its stack trace or cause).
          *
          * @param failure the exception
          * @return this builder
@@ -389,6 +404,18 @@ public final class AuditEvent {
             Objects.requireNonNull(failure, "failure");
             this.reason = failure.getMessage();
             this.errorCode = failure.errorCode();
+            this.detail = failure.auditDetail().orElse(null);
+            return this;
+        }
+
+        /**
+         * Sets facts for operators that the model was never shown, such as a host path.
+         *
+         * @param detail the detail, may be {@code null}
+         * @return this builder
+         */
+        public Builder detail(String detail) {
+            this.detail = detail;
             return this;
         }
 

@@ -190,6 +190,8 @@ public final class JsonLinesAuditSink implements AuditSink, Closeable {
         }
         put(node, "reason", event.reason());
         put(node, "error_code", event.errorCode());
+        // operator-only facts (host paths, link targets); absent from most events
+        event.detail().ifPresent(detail -> node.put("detail", detail));
         put(node, "request_id", event.requestId());
         ArrayNode targets = node.putArray("targets");
         event.targets().forEach(targets::add);

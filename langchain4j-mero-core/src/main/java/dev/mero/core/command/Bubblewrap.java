@@ -138,7 +138,9 @@ final class Bubblewrap {
             if (insideMount || SYSTEM_NAMES.contains(directory.getName(0).toString()) && !directory.startsWith("/tmp")) {
                 throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " cannot run: its "
                         + "program is not visible inside the command sandbox. Install it on the command search "
-                        + "path under /usr, or in a directory the sandbox can show.");
+                        + "path under /usr, or in a directory the sandbox can show.")
+                        .withAuditDetail("program " + Messages.quote(executable.toString()) + ", real file "
+                                + Messages.quote(real.toString()));
             }
             directories.add(directory);
         }

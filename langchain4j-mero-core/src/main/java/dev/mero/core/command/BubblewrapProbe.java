@@ -1,5 +1,6 @@
 package dev.mero.core.command;
 
+import dev.mero.core.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,8 +46,9 @@ final class BubblewrapProbe {
      *
      * @param available whether sandboxed commands can run
      * @param problem   for a refusal: what is wrong, in words for the model (no host paths)
+     * @param detail    for a refusal: the executable's path and {@code bwrap}'s own message, for the audit log
      */
-    record Availability(boolean available, String problem) {
+    record Availability(boolean available, String problem, String detail) {
     }
 
     /**
@@ -75,7 +77,8 @@ final class BubblewrapProbe {
         if (!Files.isRegularFile(bubblewrap) || !Files.isExecutable(bubblewrap)) {
             LOGGER.error("The command sandbox is unavailable: {} is not an executable file. Install the package "
                     + "'bubblewrap' or configure the executable's path.", bubblewrap);
-            return new Availability(false, "bubblewrap ('bwrap') is not installed on this machine");
+            return new Availability(false, "bubblewrap ('bwrap') is not installed on this machine",
+                    Messages.quote(bubblewrap.toString()) + " is not an executable file");
         }
         String program = TRUE_PROGRAMS.stream().filter(p -> Files.isExecutable(Path.of(p))).findFirst()
                 .orElse(TRUE_PROGRAMS.get(0));
@@ -101,11 +104,11 @@ final class BubblewrapProbe {
             exit = -1;
         }
         if (exit == 0) {
-            return new Availability(true, "");
+            return new Availability(true, "", "");
         }
         LOGGER.error("The command sandbox is unavailable: {} cannot create its namespaces here (exit {}): {}. "
                 + "It needs Linux with root or unprivileged user namespaces.", bubblewrap, exit, output);
         return new Availability(false, "bubblewrap ('bwrap') is installed but cannot create its namespaces "
-                + "on this machine");
+                + "on this machine", Messages.quote(bubblewrap.toString()) + " exited with " + exit + ": " + output);
     }
 }

@@ -5,7 +5,10 @@ import dev.mero.core.ResolvedPath;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -29,10 +32,11 @@ public final class CheckedCommand {
     private final List<ResolvedPath> pathArguments;
     private final CommandSandbox sandbox;
     private final SandboxView sandboxView;
+    private final Map<String, String> environment;
 
     CheckedCommand(String commandLine, List<String> argv, Path executable, Path realExecutable,
                    CommandRule allowRule, ResolvedPath workingDirectory, List<ResolvedPath> pathArguments,
-                   CommandSandbox sandbox, SandboxView sandboxView) {
+                   CommandSandbox sandbox, SandboxView sandboxView, Map<String, String> environment) {
         this.commandLine = commandLine;
         this.argv = List.copyOf(argv);
         this.executable = executable;
@@ -42,6 +46,7 @@ public final class CheckedCommand {
         this.pathArguments = List.copyOf(pathArguments);
         this.sandbox = sandbox;
         this.sandboxView = sandboxView;
+        this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
     }
 
     /**
@@ -152,6 +157,21 @@ public final class CheckedCommand {
     }
 
     /**
+     * Variables the policy requires in the command's environment, on top of whatever the runner sets: they
+     * win over the runner's own values. Today these keep git inside the mounts:
+     * {@code GIT_CEILING_DIRECTORIES} lists the parent of every mount point as the program sees it (git then
+     * never looks for a repository above a mount: a ceiling directory itself is never searched from below it),
+     * and {@code GIT_DISCOVERY_ACROSS_FILESYSTEM=0}. Inside the {@link #sandbox() sandbox} the mount points are
+     * the virtual ones ({@code /ws}, so the ceiling is {@code /}, and {@code /ws} for an entry nested at
+     * {@code /ws/docs}); after an opt-out they are the entries' real host directories.
+     *
+     * @return an immutable map in a stable order
+     */
+    public Map<String, String> environment() {
+        return environment;
+    }
+
+    /**
      * The command to hand to a process builder: the executable's absolute path followed by the arguments.
      *
      * @return an immutable list
@@ -168,7 +188,7 @@ public final class CheckedCommand {
         return o instanceof CheckedCommand other && commandLine.equals(other.commandLine) && argv.equals(other.argv)
                 && executable.equals(other.executable) && allowRule.equals(other.allowRule)
                 && Objects.equals(workingDirectory, other.workingDirectory)
-                && pathArguments.equals(other.pathArguments);
+                && pathArguments.equals(other.pathArguments) && environment.equals(other.environment);
     }
 
     @Override

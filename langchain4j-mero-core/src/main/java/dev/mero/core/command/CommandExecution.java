@@ -20,6 +20,7 @@ final class CommandExecution {
     private static final long EXIT_CODE_WAIT_MILLIS = 5_000;
 
     private final List<String> argv;
+    private final String shown;
     private final Duration timeout;
     private final int outputLimitBytes;
     private final ProcessKiller reaper;
@@ -28,14 +29,16 @@ final class CommandExecution {
     /**
      * Prepares a run.
      *
-     * @param argv             the command as the caller named it (for messages and the result), not the
-     *                         sandbox's command line
+     * @param argv             the command as the caller named it (for the result), not the sandbox's
+     *                         command line
+     * @param shown            how messages name the program: as the agent wrote it, never a mount's host path
      * @param timeout          how long it may run
      * @param outputLimitBytes the per-stream cap
      * @param reaper           what ends the run's processes after an exit, a timeout or an interrupt
      */
-    CommandExecution(List<String> argv, Duration timeout, int outputLimitBytes, ProcessKiller reaper) {
+    CommandExecution(List<String> argv, String shown, Duration timeout, int outputLimitBytes, ProcessKiller reaper) {
         this.argv = argv;
+        this.shown = shown;
         this.timeout = timeout;
         this.outputLimitBytes = outputLimitBytes;
         this.reaper = reaper;
@@ -51,7 +54,7 @@ final class CommandExecution {
     CommandResult run(ProcessBuilder builder) {
         if (Thread.currentThread().isInterrupted()) {
             // a cancelled caller must not start something it would kill half-way through
-            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " was not started: "
+            throw new OperationFailedException("Command " + Messages.quote(shown) + " was not started: "
                     + "the calling thread was interrupted.");
         }
         long started = System.nanoTime();
@@ -93,7 +96,7 @@ final class CommandExecution {
             Thread.currentThread().interrupt();
         }
         if (waitInterrupted) {
-            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " was interrupted "
+            throw new OperationFailedException("Command " + Messages.quote(shown) + " was interrupted "
                     + "before it finished and was killed"
                     + (killedProcesses == 0 ? "" : " (with its " + CommandResult.processes(killedProcesses, "child")
                     + ")") + ".");
@@ -118,7 +121,7 @@ final class CommandExecution {
         } catch (IOException e) {
             // the JDK's cause carries the errno text ("error=13, Permission denied") without the wrapping
             String reason = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
-            throw new OperationFailedException("Command " + Messages.quote(argv.get(0)) + " could not be started: "
+            throw new OperationFailedException("Command " + Messages.quote(shown) + " could not be started: "
                     + reason + ".", e);
         }
     }

@@ -15,11 +15,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Decides which command lines a context may run: an allowlist with deny rules on top, a fixed program search
@@ -239,10 +242,11 @@ public final class CommandPolicy {
         if (sandbox.enabled()) {
             refuseSystemMountPoints(context, line, view);
         }
-        List<ResolvedPath> pathArguments = new PathArguments(context, line, base,
-                ModifyingPrograms.pathPermissions(names, argv), sandbox.enabled() ? view : null).check(argv);
+        UnaryOperator<String> hostPathOf = sandbox.enabled() ? view::hostPath : UnaryOperator.identity();
+        List<ResolvedPath> pathArguments = new PathArguments(MountedPaths.of(context), line, base, names,
+                ModifyingPrograms.pathPermissions(names, argv), hostPathOf).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
-                pathArguments, sandbox, view);
+                pathArguments, sandbox, view, sandbox.enabled() ? environment(view) : environment(context.paths()));
     }
 
     /** A mount named like a system directory would hide what every program needs to start. */
@@ -255,6 +259,41 @@ public final class CommandPolicy {
                         + "operator gives that PathEntry another slug.");
             }
         }
+    }
+
+    /**
+     * Variables that keep git inside the mounts of a command run without the sandbox: git never searches a
+     * ceiling directory from below it, so the parent of every entry's real directory is one (a repository at
+     * an entry's root is still found, none above it), and discovery never crosses a file-system boundary.
+     */
+    private static Map<String, String> environment(List<PathEntry> entries) {
+        Set<String> ceilings = new LinkedHashSet<>();
+        for (PathEntry entry : entries) {
+            Path parent = entry.realPath().getParent();
+            ceilings.add((parent == null ? entry.realPath() : parent).toString());
+        }
+        return gitEnvironment(ceilings);
+    }
+
+    /**
+     * The same variables inside the sandbox, where a program sees each mount at its virtual mount point: the
+     * ceilings are the parents of the mount points as the sandbox shows them ({@code /} for {@code /ws},
+     * {@code /ws} for an entry nested at {@code /ws/docs}), never host paths, which the sandbox does not show.
+     */
+    private static Map<String, String> environment(SandboxView view) {
+        Set<String> ceilings = new LinkedHashSet<>();
+        for (SandboxView.Mount mount : view.mounts()) {
+            Path parent = Path.of(mount.target()).getParent();
+            ceilings.add((parent == null ? Path.of(mount.target()) : parent).toString());
+        }
+        return gitEnvironment(ceilings);
+    }
+
+    private static Map<String, String> gitEnvironment(Set<String> ceilings) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("GIT_CEILING_DIRECTORIES", String.join(":", ceilings));
+        environment.put("GIT_DISCOVERY_ACROSS_FILESYSTEM", "0");
+        return environment;
     }
 
     /** The most specific allow rule that matches, or {@code null}. */
@@ -318,10 +357,12 @@ public final class CommandPolicy {
                                                  ProgramLocator.Located executable) {
         for (PathEntry entry : context.paths()) {
             if (entry.allowed().contains(Permission.WRITE) && executable.real().startsWith(entry.realPath())) {
-                throw new CommandDeniedException("Command " + Messages.quote(line) + " would run "
-                        + Messages.quote(executable.real().toString()) + ", which lies inside "
+                String virtual = context.virtualPathOf(executable.real()).orElse(entry.mountPoint() + "/...");
+                throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
+                        + " would run " + Messages.quote(virtual) + ", which lies inside "
                         + Messages.quote(entry.mountPoint()) + " where the agent may write; a program the agent "
-                        + "can change is never run. Use a program installed on the command search path.");
+                        + "can change is never run. Use a program installed on the command search path.")
+                        .withAuditDetail("executable " + Messages.quote(executable.real().toString()));
             }
         }
     }
@@ -336,7 +377,12 @@ public final class CommandPolicy {
                     .orElseThrow(() -> new PermissionDeniedException("Context " + Messages.quote(context.name())
                             + " has no PathEntry that grants 'EXECUTE', so no command can run: a command needs "
                             + "EXECUTE on its working directory."));
-            resolved = context.checkPathAccess(entry.realPath().toString(), Permission.EXECUTE);
+            // named by its mount point, so that no message shows the entry's host directory (unless another
+            // entry's host directory has that very name)
+            resolved = context.checkPathAccess(entry.mountPoint(), Permission.EXECUTE);
+            if (!resolved.realPath().equals(entry.realPath())) {
+                resolved = context.checkPathAccess(entry.realPath().toString(), Permission.EXECUTE);
+            }
         } else {
             resolved = context.checkPathAccess(text, Permission.EXECUTE);
         }
@@ -395,7 +441,7 @@ public final class CommandPolicy {
                                                          Optional<ProgramLocator.Located> located) {
         String name = ProgramName.baseName(program);
         String resolves = WrapperPrograms.isWrapper(name) || located.isEmpty() ? ""
-                : ", which resolves to " + Messages.quote(located.get().real().toString());
+                : ", which is the program " + Messages.quote(located.get().real().getFileName().toString());
         return new CommandDeniedException("Command " + Messages.quote(line) + " runs " + Messages.quote(program)
                 + resolves + ", a program that runs other programs or code (a shell, an interpreter or a launcher "
                 + "such as env, xargs or timeout). Such a program runs only when an allowed-command rule names it "

@@ -6,6 +6,7 @@ import dev.mero.core.OperationFailedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * What one run of a command produced: exit code, captured output, duration, and whether the runner had to
@@ -204,6 +205,21 @@ public final class CommandResult {
         }
         String output = output();
         return (output.isEmpty() ? "(no output)" : output) + backgroundNote();
+    }
+
+    /**
+     * The same result with both output streams rewritten, for example to show host paths as the virtual paths
+     * the model knows. Byte counts, truncation flags and everything else stay as they were.
+     *
+     * @param rewrite applied to standard output and to standard error
+     * @return a new result
+     */
+    public CommandResult withOutput(UnaryOperator<String> rewrite) {
+        Objects.requireNonNull(rewrite, "rewrite");
+        return builder().argv(argv).exitCode(exitCode)
+                .stdout(rewrite.apply(stdout), stdoutTruncated, stdoutBytes)
+                .stderr(rewrite.apply(stderr), stderrTruncated, stderrBytes)
+                .duration(duration).timeout(timeout).timedOut(timedOut).killedProcesses(killedProcesses).build();
     }
 
     /**

@@ -166,17 +166,19 @@ public final class CommandRunner {
                 .orElseThrow(() -> new IllegalArgumentException("Command " + Messages.quote(command.commandLine())
                         + " was checked without a working directory; check it with one before running it"));
         if (!command.sandbox().enabled()) {
-            return runUnsandboxed(command.processCommand(), workingDirectory.realPath(), timeout);
+            return unsandboxed(command.processCommand(), workingDirectory.realPath(), timeout,
+                    command.environment(), command.argv().get(0));
         }
         SandboxView view = command.sandboxView();
         String directory = view.locate(workingDirectory.realPath()).orElseThrow(() -> new CommandDeniedException(
                 "Command " + Messages.quote(command.commandLine()) + " cannot run in "
                         + Messages.quote(workingDirectory.virtualPath()) + ": the command sandbox shows only "
-                        + "directories the context grants READ in. Run it in such a directory."));
+                        + "directories the context grants READ in. Run it in such a directory.")
+                .withAuditDetail("working directory " + Messages.quote(workingDirectory.realPath().toString())));
         Bubblewrap.Program program = Bubblewrap.place(view, command.executable(), command.realExecutable(),
                 command.commandLine());
         return runSandboxed(command.sandbox(), view, directory, program, command.processCommand(), timeout,
-                command.commandLine());
+                command.commandLine(), command.argv().get(0), command.environment());
     }
 
     /**
@@ -221,18 +223,27 @@ public final class CommandRunner {
         Path program = Path.of(command.get(0));
         Bubblewrap.Program placed = Bubblewrap.place(view, program, realOrSelf(program), String.join(" ", command));
         return runSandboxed(CommandSandbox.required(), view, directory.toString(), placed, command, timeout,
-                String.join(" ", command));
+                String.join(" ", command), command.get(0), Map.of());
     }
 
     /**
      * Runs an argument vector as a plain child process, without the sandbox: the opt-out mode. Its processes
      * carry a {@link RunMarker} and are found through {@code /proc} and the process tree after the run.
+     * {@code policy} holds the variables the policy requires ({@link CheckedCommand#environment()}), which win
+     * over the runner's.
      */
-    CommandResult runUnsandboxed(List<String> argv, Path workingDirectory, Duration timeout) {
+    CommandResult runUnsandboxed(List<String> argv, Path workingDirectory, Duration timeout,
+                                 Map<String, String> policy) {
+        return unsandboxed(argv, workingDirectory, timeout, policy, null);
+    }
+
+    /** As {@link #runUnsandboxed}, naming the program in messages as {@code shown}. */
+    private CommandResult unsandboxed(List<String> argv, Path workingDirectory, Duration timeout,
+                                      Map<String, String> policy, String shown) {
         List<String> command = checkedArgv(argv);
         Path directory = checkedDirectory(workingDirectory);
         Duration limit = checkedTimeout(timeout);
-        ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)));
+        ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)), shown == null ? command.get(0) : shown);
 
         RunMarker marker = RunMarker.create();
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -243,9 +254,10 @@ public final class CommandRunner {
         Map<String, String> environment = builder.environment();
         environment.clear();
         environment.putAll(childEnvironment());
+        environment.putAll(policy);
         environment.put(RunMarker.VARIABLE, marker.value());
-        return new CommandExecution(command, limit, outputLimitBytes, new ProcessTreeReaper(marker, killGracePeriod))
-                .run(builder);
+        return new CommandExecution(command, shown == null ? command.get(0) : shown, limit, outputLimitBytes,
+                new ProcessTreeReaper(marker, killGracePeriod)).run(builder);
     }
 
     /**
@@ -264,25 +276,28 @@ public final class CommandRunner {
         List<String> command = checkedArgv(argv);
         Path program = Path.of(command.get(0));
         Bubblewrap.Program placed = Bubblewrap.place(view, program, realOrSelf(program), String.join(" ", command));
-        return runSandboxed(sandbox, view, workingDirectory, placed, command, timeout, String.join(" ", command));
+        return runSandboxed(sandbox, view, workingDirectory, placed, command, timeout, String.join(" ", command),
+                command.get(0), Map.of());
     }
 
     private CommandResult runSandboxed(CommandSandbox sandbox, SandboxView view, String workingDirectory,
                                        Bubblewrap.Program program, List<String> argv, Duration timeout,
-                                       String commandLine) {
+                                       String commandLine, String shown, Map<String, String> policy) {
         List<String> command = checkedArgv(argv);
         Duration limit = checkedTimeout(timeout);
-        ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)));
+        ExecutableFile.requireDirectlyExecutable(Path.of(command.get(0)), shown);
         sandbox.requireAvailable(commandLine);
         refuseMovedMounts(view, commandLine);
-        List<String> bwrap = Bubblewrap.command(sandbox, view, sandboxEnvironment(), workingDirectory, program,
+        Map<String, String> environment = sandboxEnvironment();
+        environment.putAll(policy);
+        List<String> bwrap = Bubblewrap.command(sandbox, view, environment, workingDirectory, program,
                 command.subList(1, command.size()));
         ProcessBuilder builder = new ProcessBuilder(bwrap)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().clear();
-        return new CommandExecution(command, limit, outputLimitBytes, new SandboxTeardown()).run(builder);
+        return new CommandExecution(command, shown, limit, outputLimitBytes, new SandboxTeardown()).run(builder);
     }
 
     /**
@@ -306,7 +321,8 @@ public final class CommandRunner {
             if (!unchanged) {
                 throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not run: the "
                         + "directory mounted at " + Messages.quote(mount.target()) + " is missing or was replaced "
-                        + "since the context was built. Nothing was run.");
+                        + "since the context was built. Nothing was run.")
+                        .withAuditDetail("mount source " + Messages.quote(mount.source().toString()));
             }
         }
     }

@@ -159,7 +159,8 @@ public final class CommandSandbox {
                     + "run only inside the bubblewrap sandbox, and " + availability.problem() + ". Install the "
                     + "Debian package 'bubblewrap' (apt-get install bubblewrap; it needs Linux with root or "
                     + "unprivileged user namespaces), or opt out of the sandbox explicitly (policy file: "
-                    + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).");
+                    + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).")
+                    .withAuditDetail(availability.detail());
         }
     }
 

@@ -29,11 +29,12 @@ final class ExecutableFile {
      * Checks that a program can be run directly.
      *
      * @param program an absolute path
+     * @param shown   how messages name the program: as the agent wrote it, never a mount's host path
      * @throws OperationFailedException if the program is missing, not executable, or would be handed to a
      *                                  shell
      */
-    static void requireDirectlyExecutable(Path program) {
-        String quoted = Messages.quote(program.toString());
+    static void requireDirectlyExecutable(Path program, String shown) {
+        String quoted = Messages.quote(shown);
         if (!Files.isRegularFile(program)) {
             throw new OperationFailedException("Program " + quoted + " does not exist or is not a regular file; "
                     + "nothing was run.");

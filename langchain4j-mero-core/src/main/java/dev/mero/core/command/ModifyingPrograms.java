@@ -10,6 +10,9 @@ import java.util.Set;
  * DELETE for removing programs) on top of READ, so that {@code cp notes.txt docs/} cannot write into a
  * read-only mount and {@code rm} cannot delete where DELETE is not granted.
  *
+ * <p>git changes files unless its subcommand only reads ({@link GitArguments#writes(List)}); subcommands that
+ * can remove or rewrite work-tree files ({@code rm}, {@code checkout}, {@code reset}, ...) need DELETE too.
+ *
  * <p>The list covers the common file-changing tools; a program missing from it has its path arguments
  * checked for READ only, so keep such programs out of the allow rules of read-only contexts.
  */
@@ -36,6 +39,12 @@ final class ModifyingPrograms {
             }
             if (REMOVING.contains(name)) {
                 needed.add(Permission.DELETE);
+            }
+            if (name.equals("git") && GitArguments.writes(argv)) {
+                needed.add(Permission.WRITE);
+                if (GitArguments.deletes(argv)) {
+                    needed.add(Permission.DELETE);
+                }
             }
         }
         return needed;

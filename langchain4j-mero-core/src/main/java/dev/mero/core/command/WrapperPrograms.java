@@ -27,7 +27,7 @@ final class WrapperPrograms {
             "sudo", "sudoedit", "doas", "su", "runuser", "pkexec", "sg", "newgrp", "chroot", "unshare", "nsenter",
             "setpriv", "capsh", "firejail", "bwrap", "proot", "schroot",
             // remote and network program runners
-            "ssh", "rsh", "socat", "nc", "ncat", "netcat",
+            "ssh", "rsh", "scp", "sftp", "slogin", "socat", "nc", "ncat", "netcat",
             // tracers and debuggers
             "strace", "ltrace", "gdb", "lldb", "valgrind", "perf",
             // interpreters

@@ -17,6 +17,7 @@ import net.jqwik.api.constraints.StringLength;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,6 +92,7 @@ class CommandPropertiesTest {
     }
 
     @Property(tries = 1000)
+    @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF) // the coverage check below fails the property when it matters
     void an_accepted_command_is_allowed_not_denied_and_found_on_the_search_path(@ForAll("lines") String line) {
         CheckedCommand command;
         try {

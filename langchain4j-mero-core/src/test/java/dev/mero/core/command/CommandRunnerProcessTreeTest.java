@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -53,7 +54,7 @@ class CommandRunnerProcessTreeTest {
                 + "echo started\n"
                 + "exec /bin/sleep " + sleepSeconds(3) + "\n");
 
-        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofMillis(1500));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofMillis(1500), Map.of());
 
         List<Long> children = pids(2);
         assertThat(result.timedOut()).isTrue();
@@ -76,7 +77,7 @@ class CommandRunnerProcessTreeTest {
                 + "echo $! > pids\n"
                 + "exec /bin/sleep " + sleepSeconds(5) + "\n");
 
-        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(1));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(1), Map.of());
 
         List<Long> children = pids(1);
         assertThat(result.timedOut()).isTrue();
@@ -94,7 +95,7 @@ class CommandRunnerProcessTreeTest {
                 + "( /usr/bin/setsid /bin/sleep " + sleepSeconds(7) + " & echo $! >> pids )\n"
                 + "echo done\n");
 
-        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20), Map.of());
 
         List<Long> children = pids(2);
         assertThat(result.succeeded()).isTrue();
@@ -117,7 +118,7 @@ class CommandRunnerProcessTreeTest {
                 + "echo done\n");
 
         long before = System.nanoTime();
-        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20));
+        CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20), Map.of());
         Duration wallTime = Duration.ofNanos(System.nanoTime() - before);
 
         List<Long> escaped = pids(1);
@@ -139,7 +140,7 @@ class CommandRunnerProcessTreeTest {
         AtomicBoolean flagKept = new AtomicBoolean();
         Thread caller = new Thread(() -> {
             try {
-                runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(60));
+                runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(60), Map.of());
             } catch (RuntimeException e) {
                 thrown.set(e);
             }
@@ -177,8 +178,8 @@ class CommandRunnerProcessTreeTest {
 
     @Test
     void no_runner_thread_outlives_its_run() {
-        runner.runUnsandboxed(List.of("/usr/bin/yes"), dir, Duration.ofMillis(300));
-        runner.runUnsandboxed(List.of("/bin/echo", "x"), dir, Duration.ofSeconds(30));
+        runner.runUnsandboxed(List.of("/usr/bin/yes"), dir, Duration.ofMillis(300), Map.of());
+        runner.runUnsandboxed(List.of("/bin/echo", "x"), dir, Duration.ofSeconds(30), Map.of());
         runner.run(List.of("/usr/bin/yes"), dir, Duration.ofMillis(300));
         runner.run(List.of("/bin/echo", "x"), dir);
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -127,7 +128,7 @@ class CommandRunnerTest {
 
     @Test
     void without_the_sandbox_passes_only_allowlisted_variables_and_the_run_marker() {
-        CommandResult result = runner.runUnsandboxed(List.of("/usr/bin/env"), dir, Duration.ofSeconds(30));
+        CommandResult result = runner.runUnsandboxed(List.of("/usr/bin/env"), dir, Duration.ofSeconds(30), Map.of());
 
         Set<String> names = variableNames(result.stdout());
         Set<String> expected = new HashSet<>(CommandRunner.DEFAULT_ENVIRONMENT);
@@ -218,7 +219,7 @@ class CommandRunnerTest {
         Path badInterpreter = Processes.script(dir, "bad.sh", "");
         Files.writeString(badInterpreter, "#!/nonexistent/interpreter\n");
 
-        assertThatThrownBy(() -> runner.runUnsandboxed(List.of(badInterpreter.toString()), dir, Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> runner.runUnsandboxed(List.of(badInterpreter.toString()), dir, Duration.ofSeconds(5), Map.of()))
                 .isInstanceOf(OperationFailedException.class)
                 .hasMessage("Command '" + badInterpreter + "' could not be started: "
                         + "error=2, No such file or directory.");

@@ -54,8 +54,8 @@ class PathArgumentsMutationTest {
 
         assertThatThrownBy(() -> context.checkCommand("cat -Xlnk.d/x"))
                 .isInstanceOf(CommandDeniedException.class)
-                .hasMessageStartingWith("Command 'cat -Xlnk.d/x' names the path 'lnk.d/x' (resolves to '"
-                        + w.outside.resolve("dir").resolve("x") + "'), which it may not read: ");
+                .hasMessageStartingWith("Command 'cat -Xlnk.d/x' names the path 'lnk.d/x', which it may not read: it "
+                        + "leads outside every mounted entry");
     }
 
     @Test

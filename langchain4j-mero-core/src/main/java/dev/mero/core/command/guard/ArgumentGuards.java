@@ -1,6 +1,6 @@
 package dev.mero.core.command.guard;
 
-
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,7 +19,9 @@ import java.util.List;
  *       hook, daemon, ...;
  *       config other than reading; --upload-pack, --receive-pack, --exec, --ext-diff, --textconv,
  *       --output, --template, grep -O, rebase -x/-i, clone -u/-c, format-patch/archive -o, ext:: URLs,
- *       help/--help</td></tr>
+ *       help/--help, --separate-git-dir, --pathspec-from-file, --recurse-submodules/--recursive when cloning or
+ *       fetching, repositories reached through ssh ({@code ssh://}, {@code host:path}) or a remote helper
+ *       ({@code x::})</td></tr>
  *   <tr><td>rg</td><td>--pre, --pre-glob, -z/--search-zip, --hostname-bin, -L/--follow</td></tr>
  *   <tr><td>grep</td><td>-R/--dereference-recursive</td></tr>
  *   <tr><td>sed</td><td>-i/--in-place, -f/--file, unknown options; scripts with e, w, W, r, R, s///e,
@@ -33,6 +35,17 @@ import java.util.List;
  *   <tr><td>npm</td><td>every subcommand but read-only ones; --script-shell, --node-options, -c/--call,
  *       --shell, --editor, --userconfig, ...</td></tr>
  *   <tr><td>npx</td><td>everything</td></tr>
+ *   <tr><td>unzip, 7z, ar, cpio, patch</td><td>extraction (unzip without -l/-t/-p, 7z x/e, ar x, cpio -i/-p),
+ *       patch without the file to patch: names taken from inside the input</td></tr>
+ *   <tr><td>curl, wget</td><td>curl -K/--config; wget -i/--input-file, -e/--execute, --config</td></tr>
+ *   <tr><td>zip</td><td>-r/-R/--recurse-* without -y/--symlinks, -TT/--unzip-command</td></tr>
+ *   <tr><td>ps</td><td>the BSD-style {@code e} flag (prints every shown process's environment)</td></tr>
+ *   <tr><td>cp, ls, du, chown, chgrp, tree</td><td>-L/--dereference (tree: -l): following the links inside a
+ *       directory; ls --hyperlink</td></tr>
+ *   <tr><td>wc, du, file, md5sum, sha*sum, b2sum, cksum</td><td>--files0-from, file -f/--files-from,
+ *       -c/--check: names of files read from a file</td></tr>
+ *   <tr><td>rsync</td><td>-L, --copy-links, --copy-unsafe-links, -k, -K, --files-from, -f/--filter,
+ *       -e/--rsh, --rsync-path, --daemon, --config, remote operands</td></tr>
  * </table>
  *
  * <p>{@code xargs} needs no guard: it runs other programs, so it is a wrapper that only an explicit rule
@@ -41,11 +54,18 @@ import java.util.List;
  */
 public final class ArgumentGuards {
 
-    private static final List<ArgumentGuard> BUILT_INS = List.of(new FindGuard(), new GitGuard(),
-            new RipgrepGuard(), new GrepGuard(), new SedGuard(), new AwkGuard(), new TarGuard(), new SortGuard(),
-            new NpmGuard(), new NpxGuard());
+    private static final List<ArgumentGuard> BUILT_INS = builtInList();
 
     private ArgumentGuards() {
+    }
+
+    private static List<ArgumentGuard> builtInList() {
+        List<ArgumentGuard> guards = new ArrayList<>(List.of(new FindGuard(), new GitGuard(), new RipgrepGuard(),
+                new GrepGuard(), new SedGuard(), new AwkGuard(), new TarGuard(), new SortGuard(), new NpmGuard(),
+                new NpxGuard(), new PsGuard(), new ZipGuard()));
+        guards.addAll(FileReachGuard.all());
+        guards.addAll(ExtractGuard.all());
+        return List.copyOf(guards);
     }
 
     /**
@@ -145,5 +165,14 @@ public final class ArgumentGuards {
      */
     public static ArgumentGuard npx() {
         return BUILT_INS.get(9);
+    }
+
+    /**
+     * The guard for {@code ps}.
+     *
+     * @return the guard
+     */
+    public static ArgumentGuard ps() {
+        return BUILT_INS.get(10);
     }
 }

@@ -24,7 +24,12 @@ import java.util.Set;
  *       and {@code -i/--interactive}, {@code grep -O/--open-files-in-pager}, {@code clone -c/--config} and
  *       {@code --template}; {@code ext::} and {@code fd::} remote URLs;</li>
  *   <li>options that write files: {@code --output} (diff family, archive), {@code -o} and
- *       {@code --output-directory} (format-patch, archive), {@code apply --unsafe-paths}.</li>
+ *       {@code --output-directory} (format-patch, archive), {@code apply --unsafe-paths};</li>
+ *   <li>{@code --separate-git-dir} ({@code init}, {@code clone}: a repository directory not named
+ *       {@code .git}), {@code --pathspec-from-file} (paths the policy cannot check), and
+ *       {@code --recurse-submodules}/{@code --recursive} when cloning or fetching (submodule URLs the policy
+ *       cannot check);</li>
+ *   <li>repositories reached through ssh or a remote helper ({@link GitRemotes}).</li>
  * </ul>
  * Long options are matched in every abbreviation git's option parser accepts ({@code --upload-p},
  * {@code --ext-d}, {@code --outp}).
@@ -34,7 +39,10 @@ import java.util.Set;
  * therefore refuses WRITE and DELETE inside any {@code .git} directory, this guard refuses {@code --git-dir},
  * {@code --work-tree} and {@code --bare} (which would point git at a directory the agent wrote), and the
  * default runner sets {@code safe.bareRepository=explicit} so that a bare repository the agent wrote is never
- * discovered, and overrides {@code core.hooksPath} and {@code core.fsmonitor}.
+ * discovered, and overrides {@code core.hooksPath} and {@code core.fsmonitor}. Every checked command carries
+ * {@code GIT_CEILING_DIRECTORIES} (the parent of each entry's directory) and
+ * {@code GIT_DISCOVERY_ACROSS_FILESYSTEM=0}, so git never finds a repository above a mount, and the path core
+ * protects every repository directory, whatever its name, like {@code .git}.
  */
 final class GitGuard extends ProgramGuard {
 
@@ -56,7 +64,10 @@ final class GitGuard extends ProgramGuard {
     /** Every long name the checks compare against, plus benign exact names that prefix one of them. */
     private static final Set<String> KNOWN_LONG = Set.of("upload-pack", "receive-pack", "exec", "ext-diff",
             "textconv", "open-files-in-pager", "template", "output", "output-directory", "unsafe-paths", "text",
-            "config", "interactive", "help");
+            "config", "interactive", "help", "separate-git-dir", "pathspec-from-file", "recurse-submodules",
+            "recursive");
+    /** Subcommands that fetch from another repository, where submodules would be cloned from its URLs. */
+    private static final Set<String> FETCHING = Set.of("clone", "fetch", "pull", "push");
 
     /** Short options that run programs or write files, by subcommand. */
     private static final Map<String, String> DANGEROUS_SHORT = Map.of(
@@ -107,7 +118,10 @@ final class GitGuard extends ProgramGuard {
         String subcommand = arguments.get(i);
         List<String> rest = arguments.subList(i + 1, arguments.size());
         Optional<String> refusal = subcommand(subcommand, rest);
-        return refusal.isPresent() ? refusal : options(subcommand, rest);
+        if (refusal.isEmpty()) {
+            refusal = options(subcommand, rest);
+        }
+        return refusal.isPresent() ? refusal : GitRemotes.check(subcommand, rest);
     }
 
     private Optional<String> subcommand(String subcommand, List<String> rest) {
@@ -177,6 +191,20 @@ final class GitGuard extends ProgramGuard {
                 return refuse("the option " + shown(option) + " writes a file; let git print to standard output "
                         + "instead");
             }
+        }
+        if (option.isLong("separate-git-dir")) {
+            return refuse("the option " + shown(option) + " puts the repository in a directory not named '.git', "
+                    + "whose configuration could then be written to make git run programs; leave it out");
+        }
+        if (option.isLong("pathspec-from-file")) {
+            return refuse("the option " + shown(option) + " reads the paths to work on from a file, whose contents "
+                    + "the policy cannot check; name the paths as arguments");
+        }
+        boolean recursive = option.isLong("recurse-submodules") || subcommand.equals("clone")
+                && option.isLong("recursive");
+        if (FETCHING.contains(subcommand) && recursive && !"no".equals(option.value())) {
+            return refuse("the option " + shown(option) + " clones or fetches submodules from the URLs a repository "
+                    + "names, which the policy cannot check; leave it out");
         }
         boolean rebaseInteractive = subcommand.equals("rebase") && option.isLong("interactive");
         boolean cloneConfig = subcommand.equals("clone") && option.isLong("config");

@@ -7,6 +7,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,7 @@ class SedScriptDifferentialTest {
     }
 
     @Property(tries = 400)
+    @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF) // the coverage check below fails the property when it matters
     void the_guard_never_accepts_a_script_that_sed_sandbox_refuses(@ForAll("scripts") String script) throws Exception {
         Assume.that(Files.isExecutable(SED));
         boolean accepted = SedScript.check(script).isEmpty();

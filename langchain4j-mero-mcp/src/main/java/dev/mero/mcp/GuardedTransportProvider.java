@@ -1,0 +1,130 @@
+package dev.mero.mcp;
+
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * Wraps a server transport provider at the one place every outgoing message passes:
+ * <ul>
+ *   <li>no internal error tells the client more than {@value #INTERNAL_ERROR_MESSAGE}: the SDK turns any
+ *       exception a handler throws into a JSON-RPC internal error carrying the exception's message and the
+ *       messages of its causes (class names, host paths); every error response with code
+ *       {@link McpSchema.ErrorCodes#INTERNAL_ERROR} is rewritten, and the original logged for the operator;</li>
+ *   <li>messages are handed to the transport one at a time: the SDK's stdio transport puts them into a unicast
+ *       sink that refuses (and so loses) a message emitted while another thread emits, which happens as soon as
+ *       two tool calls finish together; the client then waits forever for the lost answer;</li>
+ *   <li>it tells when the session's transport closed.</li>
+ * </ul>
+ */
+final class GuardedTransportProvider implements McpServerTransportProvider {
+
+    /** The only message an internal error carries to the client. */
+    static final String INTERNAL_ERROR_MESSAGE = "Internal error";
+
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedTransportProvider.class);
+
+    private final McpServerTransportProvider delegate;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    GuardedTransportProvider(McpServerTransportProvider delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public void setSessionFactory(McpServerSession.Factory sessionFactory) {
+        delegate.setSessionFactory(transport -> sessionFactory.create(new GuardedTransport(transport)));
+    }
+
+    @Override
+    public Mono<Void> notifyClients(String method, Object params) {
+        return delegate.notifyClients(method, params);
+    }
+
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        return delegate.notifyClient(sessionId, method, params);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return delegate.closeGracefully();
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+        return delegate.protocolVersions();
+    }
+
+    /** Waits until a session's transport has closed (for stdio: the client closed stdin). */
+    boolean awaitClosed(long timeout, TimeUnit unit) throws InterruptedException {
+        return closed.await(timeout, unit);
+    }
+
+    /** The response to send instead of {@code message}: the same, except for internal errors. */
+    static McpSchema.JSONRPCMessage sanitized(McpSchema.JSONRPCMessage message) {
+        if (message instanceof JSONRPCResponse response && response.error() != null
+                && Integer.valueOf(McpSchema.ErrorCodes.INTERNAL_ERROR).equals(response.error().code())
+                && (!INTERNAL_ERROR_MESSAGE.equals(response.error().message()) || response.error().data() != null)) {
+            LOG.warn("Internal error answered to request {} without its details: {} {}", response.id(),
+                    response.error().message(), response.error().data());
+            return JSONRPCResponse.error(response.id(), new JSONRPCResponse.JSONRPCError(
+                    McpSchema.ErrorCodes.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE, null));
+        }
+        return message;
+    }
+
+    private final class GuardedTransport implements McpServerTransport {
+
+        private final McpServerTransport transport;
+        private final Object sending = new Object();
+
+        GuardedTransport(McpServerTransport transport) {
+            this.transport = transport;
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            McpSchema.JSONRPCMessage safe = sanitized(message);
+            // Subscribing emits synchronously once the transport is ready, so the lock serialises emissions.
+            return Mono.create(sink -> {
+                synchronized (sending) {
+                    transport.sendMessage(safe).subscribe(null, sink::error, sink::success);
+                }
+            });
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return transport.unmarshalFrom(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return transport.closeGracefully().doFinally(signal -> closed.countDown());
+        }
+
+        @Override
+        public void close() {
+            try {
+                transport.close();
+            } finally {
+                closed.countDown();
+            }
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return transport.protocolVersions();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.mero.mcp;
+
+import dev.mero.core.InvalidPolicyException;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.MeroOperations;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+
+/**
+ * The command line of the stdio MCP server:
+ * <pre>
+ * java -jar langchain4j-mero-mcp.jar --policy mero-policy.yaml [--approval-timeout PT2M]
+ * </pre>
+ *
+ * <p>Stdout carries the MCP protocol and nothing else: before anything runs, {@link System#out} is pointed at
+ * stderr, so a stray print cannot corrupt the protocol; logs and audit lines go to stderr (or to the policy's
+ * audit file). A missing or broken policy exits with status {@value #EXIT_POLICY} and the loader's message
+ * on stderr; a wrong command line exits with {@value #EXIT_USAGE}. When the client closes stdin, the server
+ * shuts down and exits with status 0.
+ */
+public final class MeroMcpMain {
+
+    /** Exit status for a policy file that is missing or invalid. */
+    public static final int EXIT_POLICY = 1;
+
+    /** Exit status for a wrong command line. */
+    public static final int EXIT_USAGE = 2;
+
+    private static final String USAGE = "Usage: java -jar langchain4j-mero-mcp.jar --policy <file.yaml|file.json> "
+            + "[--approval-timeout <ISO-8601 duration, default PT2M>]";
+
+    private MeroMcpMain() {
+    }
+
+    /**
+     * Runs the server until the client closes stdin.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        OutputStream protocol = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
+        System.setOut(System.err);
+        int status;
+        try {
+            status = run(args, System.err, System.in, protocol);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            status = EXIT_POLICY;
+        }
+        System.err.flush();
+        System.exit(status);
+    }
+
+    static int run(String[] args, PrintStream err, InputStream in, OutputStream out) throws InterruptedException {
+        Path policy = null;
+        Duration approvalTimeout = MeroMcpServer.DEFAULT_APPROVAL_TIMEOUT;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                value = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            switch (arg) {
+                case "-h", "--help" -> {
+                    err.println(USAGE);
+                    return 0;
+                }
+                case "--policy", "--approval-timeout" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length) {
+                            return usage(err, arg + " needs a value");
+                        }
+                        value = args[++i];
+                    }
+                    if (arg.equals("--policy")) {
+                        try {
+                            policy = Path.of(value);
+                        } catch (InvalidPathException e) {
+                            return usage(err, "--policy " + value + " is not a file name");
+                        }
+                    } else {
+                        try {
+                            approvalTimeout = Duration.parse(value);
+                        } catch (DateTimeParseException e) {
+                            return usage(err, "--approval-timeout " + value + " is not an ISO-8601 duration such as PT2M");
+                        }
+                        if (approvalTimeout.isZero() || approvalTimeout.isNegative()) {
+                            return usage(err, "--approval-timeout must be positive");
+                        }
+                    }
+                }
+                default -> {
+                    return usage(err, "unknown argument " + args[i]);
+                }
+            }
+        }
+        if (policy == null) {
+            return usage(err, "--policy is required");
+        }
+        SecurityContext context;
+        try {
+            context = MeroMcpServer.loadPolicy(policy);
+        } catch (InvalidPolicyException e) {
+            err.println(MeroMcpServer.NAME + ": " + e.getMessage());
+            return EXIT_POLICY;
+        }
+        MeroMcpServer.builder(MeroOperations.forContext(context))
+                .approvalTimeout(approvalTimeout)
+                .build()
+                .serveStdio(in, out);
+        return 0;
+    }
+
+    private static int usage(PrintStream err, String problem) {
+        err.println(MeroMcpServer.NAME + ": " + problem);
+        err.println(USAGE);
+        return EXIT_USAGE;
+    }
+}

@@ -1,0 +1,221 @@
+package dev.mero.mcp;
+
+import dev.mero.core.InvalidPolicyException;
+import dev.mero.core.SecurityContext;
+import dev.mero.core.SecurityPolicy;
+import dev.mero.core.approval.ApprovalBackend;
+import dev.mero.core.approval.ConsoleApproval;
+import dev.mero.core.ops.MeroOperations;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Serves the tools of one {@link MeroOperations} over MCP.
+ *
+ * <pre>{@code
+ * SecurityContext context = MeroMcpServer.loadPolicy(Path.of("mero-policy.yaml"));
+ * MeroMcpServer server = MeroMcpServer.builder(MeroOperations.forContext(context)).build();
+ * server.serveStdio(System.in, System.out);        // until the client closes stdin
+ * // or on a transport of your own:
+ * McpSyncServer running = server.start(transportProvider);
+ * }</pre>
+ *
+ * <p>The tools are {@link MeroOperations#availableTools()}: the catalogue's names, descriptions and input
+ * schemas, with the hints as MCP tool annotations. A call's arguments are checked by the core
+ * ({@code Error: Invalid input: ...} results), not by the SDK's schema validation, so a malformed call gets
+ * the same text in every binding. A {@link dev.mero.core.MeroToolsException} becomes a result with
+ * {@code isError: true} and its {@code Denied: ...}/{@code Error: ...} text; any other exception becomes a
+ * JSON-RPC internal error whose message is only {@code Internal error} (the details go to the log, on stderr).
+ * Params of the wrong shape (an {@code arguments} array) are a JSON-RPC "invalid params" error.
+ *
+ * <p>Client roots are ignored: the policy alone decides what the tools reach, and a client cannot widen it.
+ * Requests are served concurrently; approvals that wait for a human hold only their own call.
+ */
+public final class MeroMcpServer {
+
+    /** The server name announced to clients. */
+    public static final String NAME = "langchain4j-mero-mcp";
+
+    /** Default time a client's user has to answer an approval question. */
+    public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofMinutes(2);
+
+    private static final Logger LOG = LoggerFactory.getLogger(MeroMcpServer.class);
+
+    private final MeroOperations operations;
+    private final Duration approvalTimeout;
+    private final String version;
+    private final McpJsonMapper mapper = new StrictParamsMapper(new JacksonMcpJsonMapper(JsonMapper.builder().build()));
+
+    private MeroMcpServer(Builder builder) {
+        this.operations = builder.operations;
+        this.approvalTimeout = builder.approvalTimeout;
+        this.version = builder.version;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param operations the operations to serve, bound to their security context
+     * @return a new builder
+     */
+    public static Builder builder(MeroOperations operations) {
+        return new Builder(operations);
+    }
+
+    /**
+     * Loads a policy file into the context an MCP server needs: approvals go to the calling client through
+     * {@link ElicitationApproval}, with the policy's own backend as the fallback for clients that cannot be
+     * asked. A {@code console} backend is dropped (deny instead): on a stdio server the terminal's input is the
+     * protocol channel.
+     *
+     * @param policyFile a {@code .yaml}, {@code .yml} or {@code .json} policy file
+     * @return the context
+     * @throws InvalidPolicyException if the file cannot be read or is not a valid policy
+     */
+    public static SecurityContext loadPolicy(Path policyFile) {
+        SecurityContext.Builder policy = SecurityPolicy.read(policyFile);
+        try {
+            ApprovalBackend configured = policy.build().approval().orElse(null);
+            if (configured instanceof ConsoleApproval) {
+                LOG.warn("Approval backend 'console' is not available to an MCP server (stdin carries the "
+                        + "protocol): clients without elicitation get a refusal instead");
+                configured = null;
+            }
+            return policy.approval(ElicitationApproval.builder().fallback(configured).build()).build();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPolicyException(policyFile, null, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The MCP tools this server lists, in catalogue order.
+     *
+     * @return the tools
+     */
+    public List<McpSchema.Tool> tools() {
+        return bindings().stream().map(binding -> binding.tool(mapper)).toList();
+    }
+
+    /**
+     * Builds the MCP server on a transport; it serves until closed.
+     *
+     * @param transport the transport provider, for instance a {@link StdioServerTransportProvider}
+     * @return the running server
+     */
+    public McpSyncServer start(McpServerTransportProvider transport) {
+        Objects.requireNonNull(transport, "transport");
+        return server(transport instanceof GuardedTransportProvider guarded ? guarded
+                : new GuardedTransportProvider(transport));
+    }
+
+    /**
+     * Serves over stdio until the client closes the input, then shuts down.
+     *
+     * @param in  the protocol's input (the process's stdin)
+     * @param out the protocol's output (the process's stdout); nothing else may write to it
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    public void serveStdio(InputStream in, OutputStream out) throws InterruptedException {
+        GuardedTransportProvider transport = new GuardedTransportProvider(
+                new StdioServerTransportProvider(mapper, in, out));
+        McpSyncServer server = server(transport);
+        try {
+            while (!transport.awaitClosed(1, TimeUnit.HOURS)) {
+                LOG.debug("still serving");
+            }
+        } finally {
+            server.closeGracefully();
+        }
+    }
+
+    private McpSyncServer server(GuardedTransportProvider transport) {
+        List<SyncToolSpecification> tools = bindings().stream().map(binding -> binding.specification(mapper)).toList();
+        return McpServer.sync(transport)
+                .serverInfo(NAME, version)
+                .instructions("File and command tools governed by a security policy. Call list_roots first to "
+                        + "see which directories are mounted and what each allows. A result starting with "
+                        + "'Denied:' is a security decision (try something else); 'Error:' is an ordinary "
+                        + "failure (fix the arguments).")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .jsonMapper(mapper)
+                .validateToolInputs(false) // the core checks arguments and words the error for the model
+                .requestTimeout(approvalTimeout) // server-to-client requests: the approval questions
+                .rootsChangeHandler((exchange, roots) ->
+                        LOG.info("Client roots ignored: the policy alone decides what the tools reach"))
+                .tools(tools)
+                .build();
+    }
+
+    private List<ToolBinding> bindings() {
+        return operations.availableTools().stream().map(tool -> new ToolBinding(tool, operations)).toList();
+    }
+
+    /** Builds a {@link MeroMcpServer}. */
+    public static final class Builder {
+
+        private final MeroOperations operations;
+        private Duration approvalTimeout = DEFAULT_APPROVAL_TIMEOUT;
+        private String version = versionOfThisJar();
+
+        private Builder(MeroOperations operations) {
+            this.operations = Objects.requireNonNull(operations, "operations");
+        }
+
+        /**
+         * Sets how long a client's user has to answer an approval question (default
+         * {@link MeroMcpServer#DEFAULT_APPROVAL_TIMEOUT}); no answer in time refuses the action.
+         *
+         * @param approvalTimeout a positive duration
+         * @return this builder
+         */
+        public Builder approvalTimeout(Duration approvalTimeout) {
+            Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+            if (approvalTimeout.isZero() || approvalTimeout.isNegative()) {
+                throw new IllegalArgumentException("The approval timeout must be positive, got " + approvalTimeout);
+            }
+            this.approvalTimeout = approvalTimeout;
+            return this;
+        }
+
+        /**
+         * Sets the server version announced to clients (default: this jar's version).
+         *
+         * @param version the version
+         * @return this builder
+         */
+        public Builder version(String version) {
+            this.version = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /**
+         * Builds the server.
+         *
+         * @return the server
+         */
+        public MeroMcpServer build() {
+            return new MeroMcpServer(this);
+        }
+
+        private static String versionOfThisJar() {
+            String version = MeroMcpServer.class.getPackage().getImplementationVersion();
+            return version != null ? version : "dev";
+        }
+    }
+}

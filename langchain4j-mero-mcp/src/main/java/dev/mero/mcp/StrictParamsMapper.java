@@ -1,0 +1,76 @@
+package dev.mero.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.util.function.Supplier;
+
+/**
+ * A JSON mapper that reports request params of the wrong shape (a {@code tools/call} whose {@code arguments}
+ * is an array, a {@code name} that is an object, ...) as a JSON-RPC "invalid params" error with a fixed
+ * message, instead of the mapper's own failure, whose text names Java types.
+ */
+final class StrictParamsMapper implements McpJsonMapper {
+
+    /** The message of a params conversion failure. */
+    static final String INVALID_PARAMS_MESSAGE = "Invalid params: they do not match the MCP schema of this "
+            + "request (tools/call takes {\"name\": string, \"arguments\": object})";
+
+    private final McpJsonMapper delegate;
+
+    StrictParamsMapper(McpJsonMapper delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public <T> T readValue(String content, Class<T> type) throws IOException {
+        return delegate.readValue(content, type);
+    }
+
+    @Override
+    public <T> T readValue(byte[] content, Class<T> type) throws IOException {
+        return delegate.readValue(content, type);
+    }
+
+    @Override
+    public <T> T readValue(String content, TypeRef<T> type) throws IOException {
+        return delegate.readValue(content, type);
+    }
+
+    @Override
+    public <T> T readValue(byte[] content, TypeRef<T> type) throws IOException {
+        return delegate.readValue(content, type);
+    }
+
+    @Override
+    public <T> T convertValue(Object fromValue, Class<T> type) {
+        return converted(() -> delegate.convertValue(fromValue, type));
+    }
+
+    @Override
+    public <T> T convertValue(Object fromValue, TypeRef<T> type) {
+        return converted(() -> delegate.convertValue(fromValue, type));
+    }
+
+    @Override
+    public String writeValueAsString(Object value) throws IOException {
+        return delegate.writeValueAsString(value);
+    }
+
+    @Override
+    public byte[] writeValueAsBytes(Object value) throws IOException {
+        return delegate.writeValueAsBytes(value);
+    }
+
+    private static <T> T converted(Supplier<T> conversion) {
+        try {
+            return conversion.get();
+        } catch (McpError e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(INVALID_PARAMS_MESSAGE).build();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.mero.mcp;
+
+import dev.mero.core.MeroToolsException;
+import dev.mero.core.ops.MeroOperations;
+import dev.mero.core.ops.ToolArguments;
+import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.ops.ToolHints;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One catalogue tool as an MCP tool: name, description and input schema from the descriptor, its hints as
+ * MCP tool annotations, and a call handler that runs the operation and maps the outcome.
+ */
+final class ToolBinding {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolBinding.class);
+
+    private final ToolDescriptor descriptor;
+    private final MeroOperations operations;
+
+    ToolBinding(ToolDescriptor descriptor, MeroOperations operations) {
+        this.descriptor = descriptor;
+        this.operations = operations;
+    }
+
+    /** The MCP tool definition. */
+    McpSchema.Tool tool(McpJsonMapper mapper) {
+        ToolHints hints = descriptor.hints();
+        return McpSchema.Tool.builder(descriptor.name(), mapper, descriptor.jsonSchema())
+                .description(descriptor.description())
+                .annotations(McpSchema.ToolAnnotations.builder()
+                        .readOnlyHint(hints.readOnly())
+                        .destructiveHint(hints.destructive())
+                        .idempotentHint(hints.idempotent())
+                        .openWorldHint(hints.openWorld())
+                        .build())
+                .build();
+    }
+
+    /** The tool with its call handler, ready for the server. */
+    SyncToolSpecification specification(McpJsonMapper mapper) {
+        return SyncToolSpecification.builder().tool(tool(mapper)).callHandler(this::call).build();
+    }
+
+    /**
+     * Runs one call. A {@link MeroToolsException} (a denial, an invalid input, an ordinary failure) is a tool
+     * result with {@code isError: true} and its model text; anything else is a bug: logged for the operator,
+     * and answered with an internal error that says nothing.
+     */
+    CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
+        return call(exchange == null ? null : ApprovalClient.of(exchange), request.arguments());
+    }
+
+    CallToolResult call(ApprovalClient client, Map<String, Object> arguments) {
+        try {
+            String text = CallingClient.during(client, () -> operations.call(descriptor.name(),
+                    ToolArguments.of(descriptor, arguments == null ? Map.of() : arguments)));
+            return result(text, false);
+        } catch (MeroToolsException e) {
+            return result(e.toModelText(), true);
+        } catch (RuntimeException e) {
+            LOG.error("Tool {} failed with an unexpected exception; the client gets an internal error",
+                    descriptor.name(), e);
+            throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
+                    .message(GuardedTransportProvider.INTERNAL_ERROR_MESSAGE).build();
+        }
+    }
+
+    private static CallToolResult result(String text, boolean error) {
+        return CallToolResult.builder().addTextContent(text).isError(error).build();
+    }
+}
