@@ -24,8 +24,8 @@ import org.springframework.ai.tool.ToolCallbackProvider;
 class ReadmeSnippetTest {
 
     private static final Path MODULE = Path.of(System.getProperty("user.dir"));
-    private static final String BEGIN = "// README: Spring AI usage";
-    private static final String END = "// end of README snippet";
+    private static final String BEGIN = "// README:begin spring-ai";
+    private static final String END = "// README:end";
 
     @TempDir
     Path root;
@@ -44,7 +44,7 @@ class ReadmeSnippetTest {
                 .reply("Summarised.");
         ChatModel chatModel = scripted;
 
-        // README: Spring AI usage
+        // README:begin spring-ai
         ToolCallbackProvider tools = MeroToolCallbacks.forContext(context);   // the context above
 
         String answer = ChatClient.create(chatModel).prompt()
@@ -52,7 +52,7 @@ class ReadmeSnippetTest {
                 .tools(tools)
                 .call()
                 .content();
-        // end of README snippet
+        // README:end
 
         assertThat(answer).isEqualTo("Summarised.");
         assertThat(ScriptedSpringChatModel.lastToolResponses(scripted.prompts().get(2)).get(0).responseData())

@@ -61,7 +61,8 @@ class ReadmeSnippetsTest {
     /** The compiled snippets: here, and where a snippet needs a module of its own (a database) to run. */
     private static final List<String> SNIPPET_SOURCES = List.of(
             "langchain4j-mero-examples/src/test/java/dev/mero/examples/readme/ReadmeSnippets.java",
-            "langchain4j-mero-postgres/src/test/java/dev/mero/postgres/ReadmeSnippetsPostgres.java");
+            "langchain4j-mero-postgres/src/test/java/dev/mero/postgres/ReadmeSnippetsPostgres.java",
+            "langchain4j-mero-spring-ai/src/test/java/dev/mero/springai/ReadmeSnippetTest.java");
 
     static Map<String, String> regions() throws IOException {
         Map<String, String> regions = new LinkedHashMap<>();

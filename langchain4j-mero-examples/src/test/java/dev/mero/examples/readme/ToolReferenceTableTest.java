@@ -41,13 +41,17 @@ class ToolReferenceTableTest {
             table.append("| `").append(tool.name()).append("` | ")
                     .append(tool.parameters().isEmpty() ? "none" : tool.parameters().stream()
                             .map(ToolReferenceTableTest::parameter).collect(Collectors.joining(", ")))
-                    .append(" | ").append(tool.permissions().stream().map(Permission::name)
-                            .collect(Collectors.joining(", ")))
-                    .append(" | ").append(tool.operations().stream().map(Operation::scope)
-                            .map(scope -> "`" + scope + "`").collect(Collectors.joining(", ")))
+                    .append(" | ").append(orNone(tool.permissions().stream().map(Permission::name)
+                            .collect(Collectors.joining(", "))))
+                    .append(" | ").append(orNone(tool.operations().stream().map(Operation::scope)
+                            .map(scope -> "`" + scope + "`").collect(Collectors.joining(", "))))
                     .append(" | ").append(hints(tool.hints())).append(" |\n");
         }
         return table.toString();
+    }
+
+    private static String orNone(String list) {
+        return list.isEmpty() ? "none" : list;
     }
 
     private static String parameter(ToolParameter parameter) {
