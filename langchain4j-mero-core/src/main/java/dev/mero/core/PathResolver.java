@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 
@@ -27,10 +29,15 @@ import java.util.StringJoiner;
 final class PathResolver {
 
     private final String contextName;
+    /** How many mount points a denial names at most. */
+    static final int MAX_LISTED_MOUNTS = 10;
+
     private final List<PathEntry> entries;
     /** Entries from the outermost directory to the innermost, stable for equal depth. */
     private final List<PathEntry> byDepth;
     private final Set<Permission> ceiling;
+    /** Entries by slug: a virtual path finds its mount in one look-up, whatever the number of entries. */
+    private final Map<String, PathEntry> bySlug;
 
     PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
         this.contextName = contextName;
@@ -39,6 +46,11 @@ final class PathResolver {
         sorted.sort(Comparator.comparingInt(e -> e.realPath().getNameCount()));
         this.byDepth = List.copyOf(sorted);
         this.ceiling = ceiling;
+        Map<String, PathEntry> slugs = new HashMap<>();
+        for (PathEntry entry : this.entries) {
+            slugs.putIfAbsent(entry.slug(), entry);
+        }
+        this.bySlug = Map.copyOf(slugs);
     }
 
     ResolvedPath resolve(String input, Set<Permission> needed) {
@@ -63,12 +75,9 @@ final class PathResolver {
             return underMount(input, root, names.subList(root.getNameCount(), names.size()));
         }
         // 2. A virtual path under a mounted slug.
-        if (!names.isEmpty()) {
-            for (PathEntry entry : entries) {
-                if (entry.slug().equals(names.get(0))) {
-                    return underMount(input, entry.realPath(), names.subList(1, names.size()));
-                }
-            }
+        PathEntry mount = names.isEmpty() ? null : bySlug.get(names.get(0));
+        if (mount != null) {
+            return underMount(input, mount.realPath(), names.subList(1, names.size()));
         }
         // 3. A host path that reaches an entry through a symlink elsewhere on the host.
         Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
@@ -271,10 +280,14 @@ final class PathResolver {
                 + (cause == null ? "" : " (" + Messages.ioReason(cause) + ")") + ".", cause);
     }
 
+    /** The first {@value #MAX_LISTED_MOUNTS} mount points, and how many more there are: a denial stays small. */
     private String mounted() {
         StringJoiner joiner = new StringJoiner(", ");
-        for (PathEntry entry : entries) {
+        for (PathEntry entry : entries.subList(0, Math.min(entries.size(), MAX_LISTED_MOUNTS))) {
             joiner.add(Messages.quote(entry.mountPoint()));
+        }
+        if (entries.size() > MAX_LISTED_MOUNTS) {
+            return joiner + " and " + (entries.size() - MAX_LISTED_MOUNTS) + " more; list_roots shows them all";
         }
         return joiner.length() == 0 ? "none" : joiner.toString();
     }
