@@ -18,5 +18,6 @@ java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
   java -version 2>&1
 } > "$out/machine.txt"
 java -cp "$jar" dev.mero.benchmarks.BenchmarkReport "$out/jmh.json" "$out/denials.txt" "$out/machine.txt" \
-  "langchain4j-mero-benchmarks/run-benchmarks.sh $*" BENCHMARKS.md
+  "langchain4j-mero-benchmarks/run-benchmarks.sh $*" BENCHMARKS.md \
+  langchain4j-mero-core/target/pit-reports/mutations.xml
 echo "wrote BENCHMARKS.md"

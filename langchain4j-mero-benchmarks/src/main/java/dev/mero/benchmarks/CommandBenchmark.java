@@ -20,7 +20,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,9 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
-public class CommandBenchmark {
+public class CommandBenchmark extends TemporaryWorkspace {
 
-    private Path base;
     private MeroOperations operations;
     private ToolArguments command;
 
@@ -45,23 +43,12 @@ public class CommandBenchmark {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        base = Files.createTempDirectory("mero-bench").toRealPath();
-        Path ws = Files.createDirectories(base.resolve("ws"));
+        Path ws = Files.createDirectories(base().resolve("ws"));
         operations = MeroOperations.forContext(SecurityContext.builder().name("bench")
                 .path(PathEntry.of(ws.toString(), "ws", Permission.READ, Permission.EXECUTE))
                 .allowCommand("true").build());
         command = ToolArguments.of(operations.catalogue().find("run_command").orElseThrow(),
                 Map.of("command", "true"));
-    }
-
-    /**
-     * Removes the workspace.
-     *
-     * @throws IOException if it cannot be deleted
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        Directories.deleteRecursively(base);
     }
 
     /**

@@ -26,7 +26,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -40,11 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class FileOperationBenchmark {
+public class FileOperationBenchmark extends TemporaryWorkspace {
 
     private static final int SIZE = 4096;
 
-    private Path base;
     private Path file;
     private Path written;
     private MeroOperations operations;
@@ -60,8 +58,7 @@ public class FileOperationBenchmark {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        base = Files.createTempDirectory("mero-bench").toRealPath();
-        Path ws = Files.createDirectories(base.resolve("ws"));
+        Path ws = Files.createDirectories(base().resolve("ws"));
         file = ws.resolve("four-k.txt");
         written = ws.resolve("written.txt");
         Files.writeString(file, text('r'));
@@ -88,16 +85,6 @@ public class FileOperationBenchmark {
             text.append(line);
         }
         return text.substring(0, SIZE);
-    }
-
-    /**
-     * Removes the workspace.
-     *
-     * @throws IOException if a file cannot be deleted
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        Directories.deleteRecursively(base);
     }
 
     /**

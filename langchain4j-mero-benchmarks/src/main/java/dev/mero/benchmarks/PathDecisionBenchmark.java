@@ -19,7 +19,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -33,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class PathDecisionBenchmark {
+public class PathDecisionBenchmark extends TemporaryWorkspace {
 
     /** How many entries the context mounts. */
     @Param({"1", "100", "10000"})
@@ -43,7 +42,6 @@ public class PathDecisionBenchmark {
     @Param({"virtual", "host"})
     public String form;
 
-    private Path base;
     private SecurityContext context;
     private String allowed;
     private String denied;
@@ -55,22 +53,11 @@ public class PathDecisionBenchmark {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        base = Files.createTempDirectory("mero-bench").toRealPath();
-        context = Mounts.context(base, entries);
+        context = Mounts.context(base(), entries);
         String last = Mounts.slug(entries - 1);
         boolean virtual = form.equals("virtual");
-        allowed = virtual ? "/" + last + "/file.txt" : base.resolve(last).resolve("file.txt").toString();
-        denied = virtual ? "/not-mounted/file.txt" : base.resolve("not-mounted/file.txt").toString();
-    }
-
-    /**
-     * Removes the directories.
-     *
-     * @throws IOException if one cannot be deleted
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        Directories.deleteRecursively(base);
+        allowed = virtual ? "/" + last + "/file.txt" : base().resolve(last).resolve("file.txt").toString();
+        denied = virtual ? "/not-mounted/file.txt" : base().resolve("not-mounted/file.txt").toString();
     }
 
     /**
@@ -111,11 +98,11 @@ public class PathDecisionBenchmark {
         static SecurityContext context(Path base, int count) throws IOException {
             SecurityContext.Builder builder = SecurityContext.builder().name("bench");
             for (int i = 0; i < count; i++) {
-                Path dir = Files.createDirectories(base.resolve(slug(i)));
+                Path dir = Files.createDirectories(base().resolve(slug(i)));
                 Files.writeString(dir.resolve("file.txt"), "x");
                 builder.path(PathEntry.of(dir.toString(), slug(i), Permission.READ));
             }
-            Files.createDirectories(base.resolve("not-mounted"));
+            Files.createDirectories(base().resolve("not-mounted"));
             return builder.build();
         }
     }

@@ -21,7 +21,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -35,12 +34,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
-public class SearchBenchmark {
+public class SearchBenchmark extends TemporaryWorkspace {
 
     private static final int DIRECTORIES = 200;
     private static final int FILES_PER_DIRECTORY = 100;
 
-    private Path base;
     private Path ws;
     private MeroOperations operations;
     private ToolArguments search;
@@ -53,8 +51,7 @@ public class SearchBenchmark {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        base = Files.createTempDirectory("mero-bench").toRealPath();
-        ws = Files.createDirectories(base.resolve("ws"));
+        ws = Files.createDirectories(base().resolve("ws"));
         for (int d = 0; d < DIRECTORIES; d++) {
             Path dir = Files.createDirectories(ws.resolve("dir" + d));
             for (int f = 0; f < FILES_PER_DIRECTORY; f++) {
@@ -71,16 +68,6 @@ public class SearchBenchmark {
                 Map.of("path", "/ws", "pattern", "needle"));
         find = ToolArguments.of(operations.catalogue().find("find_files").orElseThrow(),
                 Map.of("path", "/ws", "pattern", "**/*.md"));
-    }
-
-    /**
-     * Removes the tree.
-     *
-     * @throws IOException if it cannot be deleted
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        Directories.deleteRecursively(base);
     }
 
     /**

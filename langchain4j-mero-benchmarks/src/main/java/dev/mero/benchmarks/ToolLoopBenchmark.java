@@ -30,7 +30,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -43,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class ToolLoopBenchmark {
+public class ToolLoopBenchmark extends TemporaryWorkspace {
 
     private static final String ARGUMENTS = "{\"path\":\"/ws/notes.txt\"}";
 
@@ -59,7 +58,6 @@ public class ToolLoopBenchmark {
         String chat(String message);
     }
 
-    private Path base;
     private MeroOperations operations;
     private Agent agent;
 
@@ -70,24 +68,13 @@ public class ToolLoopBenchmark {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        base = Files.createTempDirectory("mero-bench").toRealPath();
-        Path ws = Files.createDirectories(base.resolve("ws"));
+        Path ws = Files.createDirectories(base().resolve("ws"));
         Files.writeString(ws.resolve("notes.txt"), FileOperationBenchmark.text('n'));
         SecurityContext context = SecurityContext.builder().name("bench")
                 .path(PathEntry.of(ws.toString(), "ws", Permission.READ)).build();
         operations = MeroOperations.forContext(context);
         agent = MeroTools.configure(AiServices.builder(Agent.class).chatModel(new OneToolCallModel()), context)
                 .build();
-    }
-
-    /**
-     * Removes the workspace.
-     *
-     * @throws IOException if it cannot be deleted
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        Directories.deleteRecursively(base);
     }
 
     /**
