@@ -38,6 +38,10 @@ final class PathResolver {
     private final Set<Permission> ceiling;
     /** Entries by slug: a virtual path finds its mount in one look-up, whatever the number of entries. */
     private final Map<String, PathEntry> bySlug;
+    /** Entries by real directory, each list in {@link #byDepth} order: containment costs one look-up per name. */
+    private final Map<Path, List<PathEntry>> byRealRoot;
+    /** {@link #byDepth} positions of the entries whose real or configured directory has these names. */
+    private final Map<List<String>, List<Integer>> byLexicalRoot;
 
     PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
         this.contextName = contextName;
@@ -51,6 +55,26 @@ final class PathResolver {
             slugs.putIfAbsent(entry.slug(), entry);
         }
         this.bySlug = Map.copyOf(slugs);
+        Map<Path, List<PathEntry>> real = new HashMap<>();
+        Map<List<String>, List<Integer>> lexical = new HashMap<>();
+        for (int i = 0; i < byDepth.size(); i++) {
+            PathEntry entry = byDepth.get(i);
+            real.computeIfAbsent(entry.realPath(), key -> new ArrayList<>()).add(entry);
+            lexical.computeIfAbsent(names(entry.realPath()), key -> new ArrayList<>()).add(i);
+            if (!entry.path().equals(entry.realPath())) {
+                lexical.computeIfAbsent(names(entry.path()), key -> new ArrayList<>()).add(i);
+            }
+        }
+        this.byRealRoot = Map.copyOf(real);
+        this.byLexicalRoot = Map.copyOf(lexical);
+    }
+
+    private static List<String> names(Path directory) {
+        List<String> names = new ArrayList<>(directory.getNameCount());
+        for (Path name : directory) {
+            names.add(name.toString());
+        }
+        return List.copyOf(names);
     }
 
     ResolvedPath resolve(String input, Set<Permission> needed) {
@@ -225,24 +249,32 @@ final class PathResolver {
         }
     }
 
-    /** Entries whose real directory contains {@code real}, outermost first. */
+    /** Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor. */
     private List<PathEntry> containing(Path real) {
         List<PathEntry> result = new ArrayList<>(2);
-        for (PathEntry entry : byDepth) {
-            if (real.startsWith(entry.realPath())) {
-                result.add(entry);
-            }
+        Path ancestor = real.getRoot();
+        if (ancestor == null) {
+            return result;
+        }
+        result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
+        for (Path name : real) {
+            ancestor = ancestor.resolve(name);
+            result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
         }
         return result;
     }
 
+    /** The outermost entry whose real or configured directory is a leading part of {@code names}. */
     private PathEntry outermostLexicalRoot(List<String> names) {
-        for (PathEntry entry : byDepth) {
-            if (startsWith(names, entry.realPath()) || startsWith(names, entry.path())) {
-                return entry;
+        int outermost = -1;
+        for (int count = 0; count <= names.size(); count++) {
+            for (int position : byLexicalRoot.getOrDefault(names.subList(0, count), List.of())) {
+                if (outermost < 0 || position < outermost) {
+                    outermost = position;
+                }
             }
         }
-        return null;
+        return outermost < 0 ? null : byDepth.get(outermost);
     }
 
     private static boolean startsWith(List<String> names, Path root) {
