@@ -98,11 +98,11 @@ public class PathDecisionBenchmark extends TemporaryWorkspace {
         static SecurityContext context(Path base, int count) throws IOException {
             SecurityContext.Builder builder = SecurityContext.builder().name("bench");
             for (int i = 0; i < count; i++) {
-                Path dir = Files.createDirectories(base().resolve(slug(i)));
+                Path dir = Files.createDirectories(base.resolve(slug(i)));
                 Files.writeString(dir.resolve("file.txt"), "x");
                 builder.path(PathEntry.of(dir.toString(), slug(i), Permission.READ));
             }
-            Files.createDirectories(base().resolve("not-mounted"));
+            Files.createDirectories(base.resolve("not-mounted"));
             return builder.build();
         }
     }
