@@ -10,6 +10,7 @@ import java.nio.file.NotDirectoryException;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -21,6 +22,13 @@ import java.util.StringJoiner;
  * into several lines nor hide part of it from the person or model reading it.
  */
 public final class Messages {
+
+    /**
+     * Operating-system reasons a plain {@link IOException} from a read or write carries as its whole message; they
+     * name no path, so a model may see them.
+     */
+    private static final Set<String> SYSTEM_REASONS = Set.of("No space left on device",
+            "Disk quota exceeded", "Read-only file system", "File too large", "Input/output error");
 
     private Messages() {
     }
@@ -109,6 +117,10 @@ public final class Messages {
         if (failure instanceof FileSystemException fs && fs.getReason() != null && !fs.getReason().isBlank()) {
             // the operating system's own words (strerror), e.g. "No space left on device"; never a path
             return fs.getReason();
+        }
+        if (failure.getMessage() != null && SYSTEM_REASONS.contains(failure.getMessage())) {
+            // a failed read or write reports the operating system's words alone, e.g. a full disk
+            return failure.getMessage();
         }
         return "an input/output error";
     }

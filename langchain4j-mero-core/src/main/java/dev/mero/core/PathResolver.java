@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -29,10 +31,19 @@ import java.util.StringJoiner;
 final class PathResolver {
 
     private final String contextName;
+    /** How many mount points a denial names at most. */
+    static final int MAX_LISTED_MOUNTS = 10;
+
     private final List<PathEntry> entries;
     /** Entries from the outermost directory to the innermost, stable for equal depth. */
     private final List<PathEntry> byDepth;
     private final Set<Permission> ceiling;
+    /** Entries by slug: a virtual path finds its mount in one look-up, whatever the number of entries. */
+    private final Map<String, PathEntry> bySlug;
+    /** Entries by real directory, each list in {@link #byDepth} order: containment costs one look-up per name. */
+    private final Map<Path, List<PathEntry>> byRealRoot;
+    /** {@link #byDepth} positions of the entries whose real or configured directory has these names. */
+    private final Map<List<String>, List<Integer>> byLexicalRoot;
 
     PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
         this.contextName = contextName;
@@ -41,6 +52,31 @@ final class PathResolver {
         sorted.sort(Comparator.comparingInt(e -> e.realPath().getNameCount()));
         this.byDepth = List.copyOf(sorted);
         this.ceiling = ceiling;
+        Map<String, PathEntry> slugs = new HashMap<>();
+        for (PathEntry entry : this.entries) {
+            slugs.putIfAbsent(entry.slug(), entry);
+        }
+        this.bySlug = Map.copyOf(slugs);
+        Map<Path, List<PathEntry>> real = new HashMap<>();
+        Map<List<String>, List<Integer>> lexical = new HashMap<>();
+        for (int i = 0; i < byDepth.size(); i++) {
+            PathEntry entry = byDepth.get(i);
+            real.computeIfAbsent(entry.realPath(), key -> new ArrayList<>()).add(entry);
+            lexical.computeIfAbsent(names(entry.realPath()), key -> new ArrayList<>()).add(i);
+            if (!entry.path().equals(entry.realPath())) {
+                lexical.computeIfAbsent(names(entry.path()), key -> new ArrayList<>()).add(i);
+            }
+        }
+        this.byRealRoot = Map.copyOf(real);
+        this.byLexicalRoot = Map.copyOf(lexical);
+    }
+
+    private static List<String> names(Path directory) {
+        List<String> names = new ArrayList<>(directory.getNameCount());
+        for (Path name : directory) {
+            names.add(name.toString());
+        }
+        return List.copyOf(names);
     }
 
     ResolvedPath resolve(String input, Set<Permission> needed) {
@@ -65,12 +101,9 @@ final class PathResolver {
             return underMount(input, root, names.subList(root.getNameCount(), names.size()));
         }
         // 2. A virtual path under a mounted slug.
-        if (!names.isEmpty()) {
-            for (PathEntry entry : entries) {
-                if (entry.slug().equals(names.get(0))) {
-                    return underMount(input, entry.realPath(), names.subList(1, names.size()));
-                }
-            }
+        PathEntry mount = names.isEmpty() ? null : bySlug.get(names.get(0));
+        if (mount != null) {
+            return underMount(input, mount.realPath(), names.subList(1, names.size()));
         }
         // 3. A host path that reaches an entry through a symlink elsewhere on the host.
         Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
@@ -246,24 +279,32 @@ final class PathResolver {
                 + "run programs, whatever the directory is called. Change the repository with git commands instead.");
     }
 
-    /** Entries whose real directory contains {@code real}, outermost first. */
+    /** Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor. */
     private List<PathEntry> containing(Path real) {
         List<PathEntry> result = new ArrayList<>(2);
-        for (PathEntry entry : byDepth) {
-            if (real.startsWith(entry.realPath())) {
-                result.add(entry);
-            }
+        Path ancestor = real.getRoot();
+        if (ancestor == null) {
+            return result;
+        }
+        result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
+        for (Path name : real) {
+            ancestor = ancestor.resolve(name);
+            result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
         }
         return result;
     }
 
+    /** The outermost entry whose real or configured directory is a leading part of {@code names}. */
     private PathEntry outermostLexicalRoot(List<String> names) {
-        for (PathEntry entry : byDepth) {
-            if (startsWith(names, entry.realPath()) || startsWith(names, entry.path())) {
-                return entry;
+        int outermost = -1;
+        for (int count = 0; count <= names.size(); count++) {
+            for (int position : byLexicalRoot.getOrDefault(names.subList(0, count), List.of())) {
+                if (outermost < 0 || position < outermost) {
+                    outermost = position;
+                }
             }
         }
-        return null;
+        return outermost < 0 ? null : byDepth.get(outermost);
     }
 
     private static boolean startsWith(List<String> names, Path root) {
@@ -368,10 +409,14 @@ final class PathResolver {
                 + (cause == null ? "" : " (" + Messages.ioReason(cause) + ")") + ".", cause);
     }
 
+    /** The first {@value #MAX_LISTED_MOUNTS} mount points, and how many more there are: a denial stays small. */
     private String mounted() {
         StringJoiner joiner = new StringJoiner(", ");
-        for (PathEntry entry : entries) {
+        for (PathEntry entry : entries.subList(0, Math.min(entries.size(), MAX_LISTED_MOUNTS))) {
             joiner.add(Messages.quote(entry.mountPoint()));
+        }
+        if (entries.size() > MAX_LISTED_MOUNTS) {
+            return joiner + " and " + (entries.size() - MAX_LISTED_MOUNTS) + " more; list_roots shows them all";
         }
         return joiner.length() == 0 ? "none" : joiner.toString();
     }

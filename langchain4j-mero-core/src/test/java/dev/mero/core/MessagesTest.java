@@ -52,6 +52,11 @@ class MessagesTest {
         assertThat(Messages.ioReason(new java.nio.file.FileSystemLoopException("/secret/x")))
                 .isEqualTo("too many levels of symbolic links");
         assertThat(Messages.ioReason(new java.io.IOException("/secret/x"))).isEqualTo("an input/output error");
+        assertThat(Messages.ioReason(new java.io.IOException("No space left on device")))
+                .isEqualTo("No space left on device");
+        assertThat(Messages.ioReason(new java.io.IOException("No space left on device: /secret/x")))
+                .isEqualTo("an input/output error");
+        assertThat(Messages.ioReason(new java.io.IOException())).isEqualTo("an input/output error");
         assertThat(Messages.ioReason(new java.nio.file.FileAlreadyExistsException("/secret/x")))
                 .isEqualTo("a file is in the way where a directory is needed");
         assertThat(Messages.ioReason(new java.nio.file.FileSystemException("/secret/x", null,

@@ -76,7 +76,7 @@ class PathContainmentProperties {
         }
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 3000, seed = "20261201")
     void acceptedPathsStayInsideAnEntryThatGrantsThePermission(@ForAll("paths") String path,
                                                                @ForAll("permissions") Set<Permission> needed) {
         ResolvedPath target;

@@ -9,7 +9,9 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,10 +21,18 @@ import java.util.Set;
  * ({@code renameat}). A reader sees the old file or the new one, never a half-written one; a link at the
  * target's name is replaced, never followed; a failure removes the temporary file and leaves the target as it
  * was. The old file's POSIX permissions are kept.
+ *
+ * <p>A writer killed in the middle (SIGKILL, a power cut) cannot remove its temporary file, so each write first
+ * removes the temporary files of the same target whose writing process no longer exists: the temporary name
+ * carries the writer's process id. Temporary files of live processes, this one included, are left alone.
  */
 final class AtomicWrite {
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final long PID = ProcessHandle.current().pid();
+    /** How many names of a directory the search for stale temporary files reads at most. */
+    private static final int MAX_SCANNED_NAMES = 10_000;
+    private static final int RANDOM_HEX_DIGITS = 16;
 
     private AtomicWrite() {
     }
@@ -67,6 +77,7 @@ final class AtomicWrite {
      */
     static void replace(SecureDirectory directory, String name, Content content) throws IOException {
         Optional<Set<PosixFilePermission>> permissions = directory.posixPermissions(name);
+        removeStaleTemporaries(directory, name);
         String temporary = temporaryName(name);
         boolean renamed = false;
         try {
@@ -92,11 +103,54 @@ final class AtomicWrite {
         }
     }
 
-    /** A hidden name next to the target, unique and at most 255 bytes long. */
+    /** A hidden name next to the target, unique, naming this process, and at most 255 bytes long. */
     private static String temporaryName(String name) {
-        byte[] random = new byte[8];
+        byte[] random = new byte[RANDOM_HEX_DIGITS / 2];
         RANDOM.nextBytes(random);
-        String base = name.length() > 100 ? "file" : name;
-        return "." + base + ".mero-" + HexFormat.of().formatHex(random) + ".tmp";
+        return temporaryPrefix(name) + PID + "-" + HexFormat.of().formatHex(random) + ".tmp";
+    }
+
+    private static String temporaryPrefix(String name) {
+        return "." + (name.length() > 100 ? "file" : name) + ".mero-";
+    }
+
+    /** Deletes the temporary files of {@code name} that a writer which no longer runs left behind. */
+    private static void removeStaleTemporaries(SecureDirectory directory, String name) {
+        String prefix = temporaryPrefix(name);
+        List<String> stale = new ArrayList<>();
+        int[] scanned = {0};
+        try (SecureDirectory listing = directory.child(".")) {
+            listing.scan(entry -> {
+                if (entry.startsWith(prefix) && ownerIsGone(entry.substring(prefix.length()))) {
+                    stale.add(entry);
+                }
+                return ++scanned[0] < MAX_SCANNED_NAMES;
+            });
+        } catch (IOException unreadable) {
+            return; // the write itself reports what is wrong with the directory
+        }
+        for (String entry : stale) {
+            try {
+                directory.deleteFile(entry);
+            } catch (IOException alreadyGone) {
+                // removed by another writer meanwhile
+            }
+        }
+    }
+
+    /** Whether {@code rest} is {@code <pid>-<16 hex digits>.tmp} of a process other than this one that has ended. */
+    static boolean ownerIsGone(String rest) {
+        int dash = rest.indexOf('-');
+        if (dash < 1 || !rest.endsWith(".tmp") || rest.length() != dash + 1 + RANDOM_HEX_DIGITS + ".tmp".length()) {
+            return false;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(rest.substring(0, dash));
+            HexFormat.fromHexDigitsToLong(rest, dash + 1, dash + 1 + RANDOM_HEX_DIGITS);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException malformed) {
+            return false;
+        }
+        return pid > 0 && pid != PID && ProcessHandle.of(pid).isEmpty();
     }
 }

@@ -75,7 +75,7 @@ class BoundedOutputTest {
                 .hasMessage("Output limit 0 must be positive");
     }
 
-    @Property
+    @Property(seed = "20261201")
     void shows_a_prefix_of_the_text_that_never_splits_a_character(
             @ForAll @StringLength(max = 60) String text,
             @ForAll @IntRange(min = 1, max = 80) int limit,

@@ -37,7 +37,7 @@ class SedScriptDifferentialTest {
         return Arbitraries.of(FRAGMENTS).list().ofMinSize(1).ofMaxSize(6).map(parts -> String.join("", parts));
     }
 
-    @Property(tries = 400)
+    @Property(tries = 400, seed = "20261201")
     @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF) // the coverage check below fails the property when it matters
     void the_guard_never_accepts_a_script_that_sed_sandbox_refuses(@ForAll("scripts") String script) throws Exception {
         Assume.that(Files.isExecutable(SED));

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every benchmark in one JMH run with JSON output and writes BENCHMARKS.md (ratios, denial sizes, the
+# machine, the command). Run from anywhere; extra arguments go to JMH, e.g. a quick check:
+#   langchain4j-mero-benchmarks/run-benchmarks.sh -wi 1 -i 1 -w 200ms -r 200ms
+# Figures are only meaningful on a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=langchain4j-mero-benchmarks/target
+mvn -B -ntp -q -pl langchain4j-mero-benchmarks -am package -DskipTests
+jar="$out/benchmarks.jar"
+java -jar "$jar" -rf json -rff "$out/jmh.json" "$@" \
+  'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SearchBenchmark|ToolLoopBenchmark'
+java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
+{
+  grep -m1 'model name' /proc/cpuinfo || true
+  echo "nproc: $(nproc)"
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  java -version 2>&1
+} > "$out/machine.txt"
+java -cp "$jar" dev.mero.benchmarks.BenchmarkReport "$out/jmh.json" "$out/denials.txt" "$out/machine.txt" \
+  "langchain4j-mero-benchmarks/run-benchmarks.sh $*" BENCHMARKS.md \
+  langchain4j-mero-core/target/pit-reports/mutations.xml
+echo "wrote BENCHMARKS.md"
