@@ -7,7 +7,6 @@ import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.scope.Scope;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -344,7 +343,9 @@ public final class NarrowingBuilder {
     @SafeVarargs
     private static List<String> union(Collection<String>... sets) {
         List<String> all = new ArrayList<>();
-        Arrays.stream(sets).forEach(all::addAll);
+        for (Collection<String> set : sets) {
+            all.addAll(set);
+        }
         return all;
     }
 

@@ -63,21 +63,21 @@ class RawProtocolIT {
         CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
         Map<Integer, JsonNode> responses = new HashMap<>();
         List<String> lines = new ArrayList<>();
-        try (OutputStream in = process.getOutputStream();
-             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                     StandardCharsets.UTF_8))) {
-            for (String request : requests) {
-                in.write((request + "\n").getBytes(StandardCharsets.UTF_8));
-                in.flush();
-                if (request.contains("\"id\":")) {
-                    String line = out.readLine(); // answers come in order here: each waits for the last
-                    assertThat(line).as("answer to %s", request).isNotNull();
-                    lines.add(line);
-                    JsonNode message = JSON.readTree(line);
-                    responses.put(message.get("id").asInt(), message);
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            try (OutputStream in = process.getOutputStream()) { // closing it ends the server's input
+                for (String request : requests) {
+                    in.write((request + "\n").getBytes(StandardCharsets.UTF_8));
+                    in.flush();
+                    if (request.contains("\"id\":")) {
+                        String line = out.readLine(); // answers come in order here: each waits for the last
+                        assertThat(line).as("answer to %s", request).isNotNull();
+                        lines.add(line);
+                        JsonNode message = JSON.readTree(line);
+                        responses.put(message.get("id").asInt(), message);
+                    }
                 }
             }
-            in.close();
             String rest = out.lines().collect(Collectors.joining("\n"));
             assertThat(rest).as("nothing after the last answer").isEmpty();
         }

@@ -37,7 +37,7 @@ final class ServerProcess implements AutoCloseable {
                 ServerParameters.builder(java()).args(args).build(), MAPPER);
         transport.setStdErrorHandler(stderr::add);
         McpClient.SyncSpec spec = McpClient.sync(transport)
-                .clientInfo(new McpSchema.Implementation("mero-mcp-it", "1"))
+                .clientInfo(McpSchema.Implementation.builder("mero-mcp-it", "1").build())
                 .requestTimeout(Duration.ofSeconds(120))
                 .initializationTimeout(Duration.ofSeconds(120));
         this.client = customizer.apply(spec).build();
@@ -73,7 +73,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     CallToolResult call(String tool, Map<String, Object> arguments) {
-        return client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+        return client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
     }
 
     /** The text of a result's single text content. */

@@ -86,7 +86,7 @@ public final class StdioReadBenchmark {
         McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
                 .initializationTimeout(Duration.ofSeconds(60)).build();
         client.initialize();
-        McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, Map.of("path", path));
+        McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(Map.of("path", path)).build();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
         try {
             System.out.printf("server: %s%ntool: %s %s, concurrency %d%n", String.join(" ", command), tool, path,

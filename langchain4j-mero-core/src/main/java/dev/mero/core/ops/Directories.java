@@ -73,6 +73,8 @@ final class Directories {
     }
 
     /** Creates one guarded level if it is still missing; returns whether it did. */
+    // "try": opening the directories without following links is the check; their handles need no other use
+    @SuppressWarnings("try")
     private static boolean createLevel(SecurityContext context, ResolvedPath level) {
         String virtual = level.virtualPath();
         Path real = level.realPath();

@@ -203,7 +203,7 @@ public final class OperationLimits {
          * @return this builder
          */
         public Builder maxScanBytes(long maxScanBytes) {
-            this.maxScanBytes = (long) positive(maxScanBytes, "maxScanBytes");
+            this.maxScanBytes = positive(maxScanBytes, "maxScanBytes");
             return this;
         }
 
@@ -302,7 +302,7 @@ public final class OperationLimits {
          * @return this builder
          */
         public Builder searchTimeoutMillis(long searchTimeoutMillis) {
-            this.searchTimeoutMillis = (long) positive(searchTimeoutMillis, "searchTimeoutMillis");
+            this.searchTimeoutMillis = positive(searchTimeoutMillis, "searchTimeoutMillis");
             return this;
         }
 
@@ -313,7 +313,7 @@ public final class OperationLimits {
          * @return this builder
          */
         public Builder maxCopyBytes(long maxCopyBytes) {
-            this.maxCopyBytes = (long) positive(maxCopyBytes, "maxCopyBytes");
+            this.maxCopyBytes = positive(maxCopyBytes, "maxCopyBytes");
             return this;
         }
 

@@ -9,7 +9,6 @@ import dev.mero.core.InvalidInputException;
 import dev.mero.core.Messages;
 import java.math.BigInteger;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -65,8 +64,7 @@ public final class ToolArguments {
             throw invalid(tool, "the arguments are a JSON " + jsonType(root) + ", not an object");
         }
         Map<String, Object> values = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : root.properties()) {
             ToolParameter parameter = known(tool, field.getKey());
             JsonNode node = field.getValue();
             if (node.isNull()) {

@@ -41,8 +41,8 @@ final class Attacks {
     static String refused(Workspace w, SecurityContext context, String line, String directory, String reason,
                           List<String> writtenByTheAgent) {
         List<String> before = w.tree();
-        MeroToolsException denial = catchThrowableOfType(() -> context.runCommand(line, directory),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> context.runCommand(line, directory));
         assertThat(denial).as("%s must be refused", line).isNotNull();
         assertThat(denial.isDenial()).isTrue();
         String text = denial.toModelText();

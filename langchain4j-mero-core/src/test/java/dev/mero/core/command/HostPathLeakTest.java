@@ -47,8 +47,8 @@ class HostPathLeakTest {
     @ValueSource(strings = {"link", "/ws/link", "dirlink/secret.txt", "../outside/secret.txt", "/ws/../outside",
         "dangling", "dangling/x", "loop", "sub/../../outside/secret.txt"})
     void aFileDenialNamesNoHostPath(String path) {
-        MeroToolsException denial = catchThrowableOfType(() -> context.guard(Operation.FILE_READ, path),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> context.guard(Operation.FILE_READ, path));
 
         assertNoHostPathForTheModel(denial);
         assertThat(denial.toModelText()).contains(dev.mero.core.Messages.quote(path));
@@ -56,8 +56,8 @@ class HostPathLeakTest {
 
     @Test
     void theLinkTargetGoesToTheAuditLogOnly() {
-        MeroToolsException denial = catchThrowableOfType(() -> context.guard(Operation.FILE_READ, "/ws/link"),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> context.guard(Operation.FILE_READ, "/ws/link"));
 
         assertThat(denial.getMessage()).isEqualTo("Path '/ws/link' (resolves outside the mounted entries) is not "
                 + "covered by any PathEntry in context 'worker_1'.");
@@ -69,8 +69,8 @@ class HostPathLeakTest {
 
     @Test
     void aDanglingLinkIsNamedByItsVirtualPath() {
-        MeroToolsException denial = catchThrowableOfType(() -> context.guard(Operation.FILE_WRITE, "dangling"),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> context.guard(Operation.FILE_WRITE, "dangling"));
 
         assertThat(denial.getMessage()).isEqualTo("Path 'dangling' goes through the symbolic link '/ws/dangling', "
                 + "whose target does not exist or loops; such a link is never followed or written through in context "
@@ -85,8 +85,8 @@ class HostPathLeakTest {
         "git -C dirlink status", "cat loop", "git show HEAD:../outside/secret.txt", "cat file:../outside/secret.txt",
         "cat dangling/x", "tar -C sub -cf - ../../outside"})
     void aCommandDenialNamesNoHostPath(String line) {
-        MeroToolsException denial = catchThrowableOfType(() -> context.guardCommand(line, "/ws"),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> context.guardCommand(line, "/ws"));
 
         assertNoHostPathForTheModel(denial);
         assertThat(denial.toModelText()).startsWith("Denied: Command " + dev.mero.core.Messages.quote(line));
@@ -98,8 +98,8 @@ class HostPathLeakTest {
     void aCommandDenialShowsTheVirtualPathWhereALinkLeadsInside() throws IOException {
         Files.createSymbolicLink(w.ws.resolve("guide"), w.docs.resolve("guide.txt"));
 
-        MeroToolsException denial = catchThrowableOfType(() -> context.guardCommand("cp notes.txt guide", "/ws"),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> context.guardCommand("cp notes.txt guide", "/ws"));
 
         assertThat(denial.getMessage()).isEqualTo("Command 'cp notes.txt guide' names the path 'guide' (resolves to "
                 + "'/docs/guide.txt'), which it may not write: '/docs' in context 'worker_1' lacks permission(s) "
@@ -141,8 +141,8 @@ class HostPathLeakTest {
                 .commandSearchPath(bin.toRealPath() + ":/usr/bin:/bin").allowCommand("build")
                 .commandSandbox(sandboxed ? CommandSandbox.required() : CommandSandbox.disabled()).build();
 
-        MeroToolsException failure = catchThrowableOfType(() -> withTools.runCommand("build", "/ws"),
-                MeroToolsException.class);
+        MeroToolsException failure = catchThrowableOfType(MeroToolsException.class,
+                () -> withTools.runCommand("build", "/ws"));
 
         assertThat(failure).isNotNull();
         assertThat(failure.toModelText()).contains("Program 'build'").contains("'#!'")
@@ -155,8 +155,8 @@ class HostPathLeakTest {
         SecurityContext noSandbox = w.context().allowCommand("cat").auditLog(AuditLog.builder().sink(events::add).build())
                 .commandSandbox(CommandSandbox.builder().bubblewrap(missing).build()).build();
 
-        MeroToolsException denial = catchThrowableOfType(() -> noSandbox.runCommand("cat notes.txt", "/ws"),
-                MeroToolsException.class);
+        MeroToolsException denial = catchThrowableOfType(MeroToolsException.class,
+                () -> noSandbox.runCommand("cat notes.txt", "/ws"));
 
         assertNoHostPathForTheModel(denial);
         assertThat(deniedEvent().detail()).hasValueSatisfying(detail -> assertThat(detail).contains(missing.toString()));
