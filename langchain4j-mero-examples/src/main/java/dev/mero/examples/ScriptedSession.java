@@ -24,9 +24,9 @@ import org.springframework.ai.chat.prompt.Prompt;
 final class ScriptedSession {
 
     /** The to-do line the agent ticks off, before and after. */
-    static final String TODO_BEFORE = "- book the room for the retro";
+    static final String RETRO_ITEM_OPEN = "- book the room for the retro";
     /** The to-do line after the edit. */
-    static final String TODO_AFTER = "- [x] book the room for the retro";
+    static final String RETRO_ITEM_DONE = "- [x] book the room for the retro";
 
     /** The scripted model's last message, the agent's answer to the user. */
     static final String FINAL_ANSWER = String.join("\n",
@@ -59,10 +59,10 @@ final class ScriptedSession {
                     summary.set(summarise(previous));
                     return write("/ws/summary.md", summary.get());
                 },
-                previous -> call("edit_file", ordered("path", "/ws/todo.txt", "old_text", TODO_BEFORE,
-                        "new_text", TODO_AFTER, "dry_run", true)),
-                previous -> call("edit_file", ordered("path", "/ws/todo.txt", "old_text", TODO_BEFORE,
-                        "new_text", TODO_AFTER)),
+                previous -> call("edit_file", ordered("path", "/ws/todo.txt", "old_text", RETRO_ITEM_OPEN,
+                        "new_text", RETRO_ITEM_DONE, "dry_run", true)),
+                previous -> call("edit_file", ordered("path", "/ws/todo.txt", "old_text", RETRO_ITEM_OPEN,
+                        "new_text", RETRO_ITEM_DONE)),
                 previous -> call("run_command", ordered("command", "wc -l notes.md summary.md",
                         "working_directory", "/ws")),
                 previous -> call("read_file", Map.of("path", "/etc/passwd")),

@@ -159,7 +159,8 @@ final class Transcript {
     }
 
     /**
-     * The text with every control character except line breaks and tabs shown as a {@code \\uXXXX} escape.
+     * The text with every control character except line breaks and tabs shown as a {@code \\u} escape with
+     * four hexadecimal digits (BEL is {@code \\u0007}).
      *
      * @param text any text
      * @return printable text
