@@ -2,6 +2,9 @@ package dev.mero.core.command;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -21,6 +24,9 @@ final class OutputDrainer {
     private static final long MIN_IDLE_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     private static final long MAX_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long JOIN_MILLIS = 5_000;
+
+    /** Drainer threads whose drain loop has not ended: a run must leave none behind. */
+    private static final Set<Thread> RUNNING = ConcurrentHashMap.newKeySet();
 
     private final InputStream in;
     private final BoundedOutput output;
@@ -44,7 +50,13 @@ final class OutputDrainer {
      */
     static OutputDrainer start(InputStream in, int limit, String threadName) {
         OutputDrainer drainer = new OutputDrainer(in, limit, threadName);
-        drainer.thread.start();
+        RUNNING.add(drainer.thread);
+        try {
+            drainer.thread.start();
+        } catch (RuntimeException | Error e) {
+            RUNNING.remove(drainer.thread);
+            throw e;
+        }
         return drainer;
     }
 
@@ -93,7 +105,19 @@ final class OutputDrainer {
             }
         } catch (IOException e) {
             // the stream was closed under us: nothing more to read
+        } finally {
+            RUNNING.remove(Thread.currentThread());
         }
+    }
+
+    /**
+     * The names of drainer threads still in their drain loop. {@link #finish()} joins its thread, so once a run
+     * has returned its drainers are gone from here unless one outlived the join.
+     *
+     * @return a snapshot
+     */
+    static List<String> running() {
+        return RUNNING.stream().map(Thread::getName).toList();
     }
 
     private void closeQuietly() {

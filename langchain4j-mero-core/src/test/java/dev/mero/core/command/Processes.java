@@ -87,14 +87,8 @@ final class Processes {
         handle.ifPresent(ProcessHandle::destroyForcibly);
     }
 
-    /** The live threads whose name starts with {@code mero-runner}. */
+    /** Drainer threads of the runner still in their drain loop (the runner joins them before returning). */
     static List<String> runnerThreads() {
-        List<String> names = new ArrayList<>();
-        for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().startsWith("mero-runner") && thread.isAlive()) {
-                names.add(thread.getName());
-            }
-        }
-        return names;
+        return OutputDrainer.running();
     }
 }
