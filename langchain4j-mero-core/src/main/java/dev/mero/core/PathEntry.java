@@ -86,6 +86,19 @@ public final class PathEntry {
     }
 
     /**
+     * Tells whether attributes read from an open directory (not through a path) are those of this entry's
+     * directory as it was resolved when the entry was built: a directory with the same file key. This binds an
+     * open directory handle to the mount, whatever has been renamed since. Always {@code false} where the file
+     * system has no file keys.
+     *
+     * @param attributes attributes of an open directory
+     * @return {@code true} if it is the mounted directory
+     */
+    public boolean isMountedDirectory(BasicFileAttributes attributes) {
+        return attributes.isDirectory() && identity != null && identity.equals(attributes.fileKey());
+    }
+
+    /**
      * Checks that the mounted directory is still the one resolved when the entry was built: the real path is a
      * directory, not a link, with the same identity.
      *

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -90,7 +91,7 @@ final class PathResolver {
             throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is not covered by any PathEntry in "
                     + "context " + Messages.quote(contextName) + " (the context mounts no paths).");
         }
-        return underMount(input, entries.get(0).realPath(), names);
+        return underMount(input, entries.get(0).realPath(), true, names);
     }
 
     private Path absolute(String input, List<String> names) {
@@ -98,12 +99,12 @@ final class PathResolver {
         PathEntry host = outermostLexicalRoot(names);
         if (host != null) {
             Path root = startsWith(names, host.realPath()) ? host.realPath() : host.path();
-            return underMount(input, root, names.subList(root.getNameCount(), names.size()));
+            return underMount(input, root, root == host.realPath(), names.subList(root.getNameCount(), names.size()));
         }
         // 2. A virtual path under a mounted slug.
         PathEntry mount = names.isEmpty() ? null : bySlug.get(names.get(0));
         if (mount != null) {
-            return underMount(input, mount.realPath(), names.subList(1, names.size()));
+            return underMount(input, mount.realPath(), true, names.subList(1, names.size()));
         }
         // 3. A host path that reaches an entry through a symlink elsewhere on the host.
         Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
@@ -126,8 +127,12 @@ final class PathResolver {
                 + "(mounted: " + mounted() + ").");
     }
 
-    /** Applies {@code ..} lexically under {@code root}, refusing any climb above it, then canonicalises. */
-    private Path underMount(String input, Path root, List<String> names) {
+    /**
+     * Applies {@code ..} lexically under {@code root}, refusing any climb above it, then canonicalises.
+     * {@code canonicalRoot} says that {@code root} is an entry's resolved directory, so that only the names
+     * below it need to be looked at.
+     */
+    private Path underMount(String input, Path root, boolean canonicalRoot, List<String> names) {
         Deque<String> stack = new ArrayDeque<>();
         for (String name : names) {
             if (!name.equals("..")) {
@@ -141,7 +146,45 @@ final class PathResolver {
         for (String name : stack) {
             lexical = lexical.resolve(name);
         }
+        if (canonicalRoot) {
+            Path real = canonicalBelow(root, lexical);
+            if (real != null) {
+                return real;
+            }
+        }
         return canonical(input, lexical);
+    }
+
+    /**
+     * The common case without {@code realpath}: below an entry's resolved (canonical) directory, a path whose
+     * names are all plain directories, but for the last, which may be anything but a link or be missing, is
+     * canonical as written. One {@code lstat} per name below the mount replaces the resolution of every name
+     * from the file-system root (the mount itself is checked by {@link PathEntry#requireUnchanged}). Returns
+     * {@code null} at the first link, file-used-as-directory or error, for {@link #canonical} to decide.
+     */
+    private static Path canonicalBelow(Path root, Path lexical) {
+        Path current = root;
+        int remaining = lexical.getNameCount() - root.getNameCount();
+        for (Path name : root.relativize(lexical)) {
+            if (name.toString().isEmpty()) {
+                return lexical;
+            }
+            current = current.resolve(name);
+            remaining--;
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException missing) {
+                // every name above is a plain directory: the missing rest is appended as written
+                return lexical;
+            } catch (IOException | SecurityException e) {
+                return null;
+            }
+            if (attributes.isSymbolicLink() || remaining > 0 && !attributes.isDirectory()) {
+                return null;
+            }
+        }
+        return lexical;
     }
 
     /**

@@ -75,7 +75,7 @@ final class EditFile implements ToolOperation {
                         + "edited; nothing was written. Read it again and retry.");
             }
             try (SecureDirectory parent = Targets.openParent(writable)) {
-                byte[] now = FileContent.read(context, writable, parent, limits.maxWriteBytes(), "edit_file");
+                byte[] now = FileContent.read(writable, parent, limits.maxWriteBytes(), "edit_file");
                 if (!Arrays.equals(now, original)) {
                     throw new OperationFailedException(Messages.quote(target.virtualPath()) + " changed since it was "
                             + "read; nothing was written. Read it again and retry the edit.");

@@ -14,8 +14,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Reads a whole regular file of bounded size through its open directory: its type is read without following
- * a link first (a device or pipe is never opened), the open does not follow a link, and the target is
- * re-checked around it.
+ * a link first (a device or pipe is never opened), and the open, from the mount's directory handle, does not
+ * follow a link: it reaches the checked file or fails.
  */
 final class FileContent {
 
@@ -38,7 +38,7 @@ final class FileContent {
                     + "regular file; " + tool + " works on regular files only.");
         }
         try (SecureDirectory parent = Targets.openParent(target)) {
-            return read(context, target, parent, maxBytes, tool);
+            return read(target, parent, maxBytes, tool);
         } catch (IOException e) {
             throw Targets.failure(context, "read", target, e);
         }
@@ -47,7 +47,6 @@ final class FileContent {
     /**
      * Reads a file completely through its already open directory.
      *
-     * @param context  the context that checked the target
      * @param target   a checked target
      * @param parent   its open directory
      * @param maxBytes the largest file accepted
@@ -55,9 +54,7 @@ final class FileContent {
      * @return the bytes
      * @throws IOException if it cannot be read
      */
-    static byte[] read(SecurityContext context, ResolvedPath target, SecureDirectory parent, int maxBytes,
-                       String tool) throws IOException {
-        context.recheck(target);
+    static byte[] read(ResolvedPath target, SecureDirectory parent, int maxBytes, String tool) throws IOException {
         String name = Targets.name(target);
         BasicFileAttributes attributes = parent.attributes(name).orElseThrow(() -> Targets.missing(target));
         if (!attributes.isRegularFile()) {
@@ -65,7 +62,6 @@ final class FileContent {
         }
         try (SeekableByteChannel channel = parent.newByteChannel(name, READ);
              InputStream in = Channels.newInputStream(channel)) {
-            context.recheck(target);
             byte[] bytes = in.readNBytes(maxBytes + 1);
             if (bytes.length > maxBytes) {
                 throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is larger than "

@@ -1,18 +1,23 @@
 package dev.mero.core.ops;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * A window of a file's lines read from a stream: the bytes of lines {@code offset .. offset + limit - 1},
  * cut at a line boundary to fit a byte limit (a single longer line is cut inside), plus how many lines the
  * file has, counted up to a scan limit. Never reads more than the scan limit, whatever the file holds.
+ *
+ * <p>The bytes are handled a line segment at a time ({@link Bytes}), not one by one: this is the hot loop of
+ * {@code read_file}.
  */
 final class LineWindow {
 
     /** The first bytes of a file that are checked for NUL, even when the window starts later. */
     private static final int SNIFF_BYTES = 8192;
+    private static final int MIN_BUFFER = 512;
+    private static final int MAX_BUFFER = 8192;
 
     final byte[] bytes;
     final int firstLine;
@@ -39,6 +44,7 @@ final class LineWindow {
      * Reads a window.
      *
      * @param in        the file, read from its start
+     * @param sizeHint  the file's size when it was opened, to size the buffers (the file may have changed)
      * @param offset    the first line, 1-based
      * @param limit     most lines
      * @param maxBytes  most bytes in the window
@@ -46,74 +52,140 @@ final class LineWindow {
      * @return the window
      * @throws IOException if the file cannot be read
      */
-    static LineWindow read(InputStream in, int offset, int limit, int maxBytes, long maxScan) throws IOException {
-        ByteArrayOutputStream window = new ByteArrayOutputStream(Math.min(maxBytes, 64 * 1024));
-        byte[] buffer = new byte[8192];
-        long line = 1;
-        long read = 0;
-        int lastComplete = 0;
-        long lastCompleteLine = offset - 1L;
-        boolean capturing = offset == 1;
-        boolean done = false;
-        boolean cutInside = false;
-        boolean binary = false;
-        boolean endedWithNewline = true;
-        boolean eof = false;
-        long windowLines = 0;
-        while (read < maxScan) {
-            int n = in.read(buffer, 0, (int) Math.min(buffer.length, maxScan - read));
-            if (n < 0) {
-                eof = true;
-                break;
+    static LineWindow read(InputStream in, long sizeHint, int offset, int limit, int maxBytes, long maxScan)
+            throws IOException {
+        // a buffer one byte larger than the file sees the end in the same read; the window fits the file exactly
+        int buffer = (int) Math.max(MIN_BUFFER, Math.min(MAX_BUFFER, Math.min(sizeHint, maxScan) + 1));
+        int window = (int) Math.max(0, Math.min(maxBytes, Math.min(sizeHint, MAX_BUFFER)));
+        return new Scan(offset, limit, maxBytes, window).run(in, maxScan, new byte[buffer]);
+    }
+
+    /** The state of one read, fed a chunk at a time. */
+    private static final class Scan {
+
+        private final int offset;
+        private final int limit;
+        private final int maxBytes;
+        private byte[] window;
+        private int size;
+        private long line = 1;
+        private long read;
+        private int lastComplete;
+        private long lastCompleteLine;
+        private boolean capturing;
+        private boolean done;
+        private boolean cutInside;
+        private boolean binary;
+        private boolean endedWithNewline = true;
+        private long windowLines;
+
+        Scan(int offset, int limit, int maxBytes, int window) {
+            this.offset = offset;
+            this.limit = limit;
+            this.maxBytes = maxBytes;
+            this.window = new byte[window];
+            this.lastCompleteLine = offset - 1L;
+            this.capturing = offset == 1;
+        }
+
+        LineWindow run(InputStream in, long maxScan, byte[] buffer) throws IOException {
+            boolean eof = false;
+            while (read < maxScan) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, maxScan - read));
+                if (n < 0) {
+                    eof = true;
+                    break;
+                }
+                if (n > 0) {
+                    chunk(buffer, n);
+                    endedWithNewline = buffer[n - 1] == '\n';
+                }
+                read += n;
             }
-            for (int i = 0; i < n; i++) {
-                byte b = buffer[i];
-                long position = read + i;
-                if (b == 0 && (position < SNIFF_BYTES || capturing && !done)) {
-                    binary = true;
-                }
-                if (capturing && !done) {
-                    if (window.size() == maxBytes) {
-                        done = true;
-                        if (lastComplete == 0) {
-                            cutInside = true;
-                            lastComplete = window.size();
-                            lastCompleteLine = line;
-                        }
-                    } else {
-                        window.write(b);
+            long totalLines = read == 0 ? 0 : endedWithNewline ? line - 1 : line;
+            if (capturing && !done) {
+                // the window reached the end of what was read
+                lastComplete = size;
+                lastCompleteLine = totalLines;
+            }
+            byte[] bytes = lastComplete == window.length ? window : Arrays.copyOf(window, lastComplete);
+            return new LineWindow(bytes, offset, (int) Math.min(Integer.MAX_VALUE, lastCompleteLine), totalLines, eof,
+                    cutInside, binary, read);
+        }
+
+        /** Takes {@code buffer[0..n)}, the bytes at file positions {@code read .. read + n - 1}. */
+        private void chunk(byte[] buffer, int n) {
+            int i = 0;
+            while (i < n) {
+                if (!capturing) {
+                    // before the window: skip one line
+                    int newline = Bytes.indexOf(buffer, (byte) '\n', i, n);
+                    int end = newline < 0 ? n : newline + 1;
+                    sniff(buffer, i, end);
+                    i = end;
+                    if (newline >= 0) {
+                        line++;
+                        capturing = line == offset;
                     }
+                } else if (done) {
+                    // after the window: only count lines (and sniff the file's start)
+                    sniff(buffer, i, n);
+                    line += Bytes.count(buffer, (byte) '\n', i, n);
+                    i = n;
+                } else {
+                    i = capture(buffer, i, n);
                 }
-                endedWithNewline = b == '\n';
-                if (b == '\n') {
-                    if (capturing && !done) {
-                        lastComplete = window.size();
-                        lastCompleteLine = line;
-                        windowLines++;
-                        if (windowLines == limit) {
-                            done = true;
-                        }
-                    }
+            }
+        }
+
+        /** Adds one line segment to the window, or as much as fits; returns where the next segment starts. */
+        private int capture(byte[] buffer, int from, int n) {
+            int newline = Bytes.indexOf(buffer, (byte) '\n', from, n);
+            int end = newline < 0 ? n : newline + 1;
+            int room = maxBytes - size;
+            if (end - from <= room) {
+                binary |= Bytes.indexOf(buffer, (byte) 0, from, end) >= 0;
+                append(buffer, from, end - from);
+                if (newline >= 0) {
+                    lastComplete = size;
+                    lastCompleteLine = line;
+                    windowLines++;
+                    done = windowLines == limit;
                     line++;
-                    if (line == offset) {
-                        capturing = true;
-                    }
                 }
+                return end;
             }
-            read += n;
+            // the window fills inside this segment; the byte after the last one that fits ends it
+            int trigger = from + room;
+            binary |= Bytes.indexOf(buffer, (byte) 0, from, trigger + 1) >= 0;
+            append(buffer, from, room);
+            done = true;
+            if (lastComplete == 0) {
+                cutInside = true;
+                lastComplete = size;
+                lastCompleteLine = line;
+            }
+            if (buffer[trigger] == '\n') {
+                line++;
+            }
+            return trigger + 1;
         }
-        long totalLines = endedWithNewline ? line - 1 : line;
-        if (read == 0) {
-            totalLines = 0;
+
+        /** A NUL among the file's first {@link #SNIFF_BYTES} bytes marks it binary, wherever the window is. */
+        private void sniff(byte[] buffer, int from, int to) {
+            long sniffEnd = SNIFF_BYTES - read;
+            if (from < sniffEnd) {
+                binary |= Bytes.indexOf(buffer, (byte) 0, from, (int) Math.min(to, sniffEnd)) >= 0;
+            }
         }
-        if (capturing && !done) {
-            // the window reached the end of what was read
-            lastComplete = window.size();
-            lastCompleteLine = totalLines;
+
+        private void append(byte[] buffer, int from, int length) {
+            if (size + length > window.length) {
+                window = Arrays.copyOf(window, (int) Math.min(maxBytes,
+                        Math.max(size + length, Math.max(MAX_BUFFER, 2L * window.length))));
+            }
+            System.arraycopy(buffer, from, window, size, length);
+            size += length;
         }
-        byte[] all = window.toByteArray();
-        byte[] bytes = lastComplete == all.length ? all : java.util.Arrays.copyOf(all, lastComplete);
-        return new LineWindow(bytes, offset, (int) Math.min(Integer.MAX_VALUE, lastCompleteLine), totalLines, eof,
-                cutInside, binary, read);
     }
 }

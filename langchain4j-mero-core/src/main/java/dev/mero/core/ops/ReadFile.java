@@ -16,7 +16,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * {@code read_file(path, offset?, limit?)}: a window of a text file's lines. The file's type is read without
  * following a link before it is opened, so a directory, device, pipe or socket is refused and never opened
- * (a pipe would block); the file is opened relative to its directory without following links and re-checked.
+ * (a pipe would block); the file is opened relative to its directory, reached from the mount's directory handle,
+ * without following links.
  */
 final class ReadFile implements ToolOperation {
 
@@ -44,17 +45,17 @@ final class ReadFile implements ToolOperation {
                         + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
             }
             LineWindow window;
+            // the open walks from the mount's own directory handle without following a link, so it reaches the
+            // checked file or fails; a failure is re-checked and explained by Targets.failure
             try (SecureDirectory parent = Targets.openParent(target)) {
-                context.recheck(target);
                 BasicFileAttributes attributes = parent.attributes(Targets.name(target))
                         .orElseThrow(() -> Targets.missing(target));
                 if (!attributes.isRegularFile()) {
                     throw Targets.notAFile(target, attributes, "read_file");
                 }
                 try (SeekableByteChannel channel = parent.newByteChannel(Targets.name(target), READ)) {
-                    context.recheck(target);
-                    window = LineWindow.read(Channels.newInputStream(channel), offset, limit, limits.maxReadBytes(),
-                            limits.maxScanBytes());
+                    window = LineWindow.read(Channels.newInputStream(channel), attributes.size(), offset, limit,
+                            limits.maxReadBytes(), limits.maxScanBytes());
                 }
             } catch (IOException e) {
                 throw Targets.failure(context, "read", target, e);
@@ -80,6 +81,9 @@ final class ReadFile implements ToolOperation {
         boolean whole = offset == 1 && window.totalKnown && window.lastLine >= window.totalLines
                 && !window.cutInsideLine;
         Utf8Text decoded = Utf8Text.decode(window.bytes, window.bytes.length, whole || !window.cutInsideLine);
+        if (whole && decoded.replaced() == 0) {
+            return decoded.text();
+        }
         StringBuilder out = new StringBuilder(decoded.text());
         if (decoded.replaced() > 0) {
             out.append("\n[Note: ").append(decoded.replaced()).append(" byte sequence(s) that are not valid UTF-8 "

@@ -1,5 +1,6 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.PathEntry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
@@ -35,10 +36,65 @@ final class SecureDirectory implements Closeable {
 
     private final Path path;
     private final SecureDirectoryStream<Path> stream;
+    /** The kept mount-root handle this directory borrows, or {@code null} when it owns its stream. */
+    private final MountRoots.Handle borrowed;
 
     private SecureDirectory(Path path, SecureDirectoryStream<Path> stream) {
+        this(path, stream, null);
+    }
+
+    private SecureDirectory(Path path, SecureDirectoryStream<Path> stream, MountRoots.Handle borrowed) {
         this.path = path;
         this.stream = stream;
+        this.borrowed = borrowed;
+    }
+
+    /**
+     * Opens a canonical real directory inside a mount by walking, name by name without following links, from
+     * the mount's kept directory handle ({@link MountRoots}): the result is bound to the mounted directory, and
+     * the names above the mount are not walked again on every call.
+     *
+     * @param entry     the mount the directory is in
+     * @param directory an absolute, canonical path at or below the entry's real path
+     * @return the open directory
+     * @throws IOException if a name is missing, not a directory, or a link, or the mount was replaced
+     */
+    static SecureDirectory open(PathEntry entry, Path directory) throws IOException {
+        Path root = entry.realPath();
+        if (!directory.startsWith(root)) {
+            return open(directory);
+        }
+        MountRoots.Handle handle = MountRoots.borrow(entry);
+        if (handle == null) {
+            return open(directory);
+        }
+        if (directory.equals(root)) {
+            return new SecureDirectory(directory, handle.stream(), handle);
+        }
+        SecureDirectoryStream<Path> current = null;
+        try {
+            for (Path name : root.relativize(directory)) {
+                SecureDirectoryStream<Path> next = (current == null ? handle.stream() : current)
+                        .newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+                if (current != null) {
+                    current.close();
+                }
+                current = next;
+            }
+            return new SecureDirectory(directory, current);
+        } catch (IOException | RuntimeException e) {
+            if (current != null) {
+                current.close();
+            }
+            throw e;
+        } finally {
+            handle.release();
+        }
+    }
+
+    /** The open stream, for {@link MountRoots} to keep. */
+    SecureDirectoryStream<Path> stream() {
+        return stream;
     }
 
     /**
@@ -202,6 +258,14 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if the directory cannot be read
      */
     void scan(Predicate<String> visitor) throws IOException {
+        if (borrowed != null) {
+            // a kept handle is never iterated (a stream iterates once); list a private copy of it
+            try (SecureDirectory own = new SecureDirectory(path,
+                    stream.newDirectoryStream(Path.of("."), LinkOption.NOFOLLOW_LINKS))) {
+                own.scan(visitor);
+            }
+            return;
+        }
         try {
             for (Path entry : stream) {
                 if (!visitor.test(entry.getFileName().toString())) {
@@ -215,6 +279,10 @@ final class SecureDirectory implements Closeable {
 
     @Override
     public void close() throws IOException {
-        stream.close();
+        if (borrowed != null) {
+            borrowed.release();
+        } else {
+            stream.close();
+        }
     }
 }

@@ -25,7 +25,7 @@ final class Targets {
      * @throws IOException if a name on the way is no longer a plain directory
      */
     static SecureDirectory openParent(ResolvedPath target) throws IOException {
-        return SecureDirectory.open(target.realPath().getParent());
+        return SecureDirectory.open(target.entry(), target.realPath().getParent());
     }
 
     /**
@@ -36,7 +36,7 @@ final class Targets {
      * @throws IOException if it or a name on the way is not a plain directory
      */
     static SecureDirectory openDirectory(ResolvedPath target) throws IOException {
-        return SecureDirectory.open(target.realPath());
+        return SecureDirectory.open(target.entry(), target.realPath());
     }
 
     /**

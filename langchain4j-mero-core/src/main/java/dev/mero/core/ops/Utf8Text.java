@@ -50,6 +50,12 @@ final class Utf8Text {
      * @return the decoded text
      */
     static Utf8Text decode(byte[] bytes, int length, boolean complete) {
+        // valid UTF-8 (nearly every file) decodes in one pass; any invalid or cut sequence shows as U+FFFD and
+        // takes the counting decoder below, as does a file that really holds U+FFFD
+        String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
+        if (text.indexOf(REPLACEMENT) < 0) {
+            return new Utf8Text(!text.isEmpty() && text.charAt(0) == BYTE_ORDER_MARK ? text.substring(1) : text, 0);
+        }
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);

@@ -1,0 +1,75 @@
+package dev.mero.core.ops;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Finding and counting one byte value in a byte array eight bytes at a time: the scans that {@code read_file}
+ * and {@code search_text} run over every byte they read (line ends, NUL bytes).
+ */
+final class Bytes {
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long LOW_SEVEN = 0x7F7F7F7F7F7F7F7FL;
+
+    private Bytes() {
+    }
+
+    /**
+     * The first position of a byte value in a range.
+     *
+     * @param bytes the array
+     * @param value the byte looked for
+     * @param from  the first position, inclusive
+     * @param to    the end, exclusive
+     * @return the position, or {@code -1} if the range does not hold it
+     */
+    static int indexOf(byte[] bytes, byte value, int from, int to) {
+        long pattern = ONES * (value & 0xFF);
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long hits = zeroBytes((long) LONGS.get(bytes, i) ^ pattern);
+            if (hits != 0) {
+                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (bytes[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * How often a byte value occurs in a range.
+     *
+     * @param bytes the array
+     * @param value the byte counted
+     * @param from  the first position, inclusive
+     * @param to    the end, exclusive
+     * @return the count
+     */
+    static int count(byte[] bytes, byte value, int from, int to) {
+        long pattern = ONES * (value & 0xFF);
+        int count = 0;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            count += Long.bitCount(zeroBytes((long) LONGS.get(bytes, i) ^ pattern));
+        }
+        for (; i < to; i++) {
+            if (bytes[i] == value) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The high bit of exactly those bytes of a word that are zero (no false positives, unlike the short form). */
+    private static long zeroBytes(long word) {
+        long lowNonZero = (word & LOW_SEVEN) + LOW_SEVEN;
+        return ~(lowNonZero | word | LOW_SEVEN);
+    }
+}
