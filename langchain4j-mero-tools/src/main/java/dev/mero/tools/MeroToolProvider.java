@@ -49,12 +49,15 @@ public final class MeroToolProvider implements ToolProvider {
     private final ReplayMemory replays;
     private final boolean wrapUntrusted;
     private final CallerOperations callers;
+    /** The tools of the context itself, asked for on every turn of every chat: built once. */
+    private final ToolProviderResult contextTools;
 
     private MeroToolProvider(Builder builder) {
         this.operations = builder.operations;
         this.replays = new ReplayMemory(builder.replayMemory);
         this.wrapUntrusted = builder.wrapUntrusted;
         this.callers = new CallerOperations(operations);
+        this.contextTools = tools(operations);
     }
 
     /**
@@ -85,6 +88,10 @@ public final class MeroToolProvider implements ToolProvider {
             // the calls themselves report why; offer what the context offers
             offered = operations;
         }
+        return offered == operations ? contextTools : tools(offered);
+    }
+
+    private ToolProviderResult tools(MeroOperations offered) {
         ToolProviderResult.Builder result = ToolProviderResult.builder();
         for (ToolDescriptor tool : offered.availableTools()) {
             result.add(specification(tool), executor(tool));

@@ -1,5 +1,6 @@
 package dev.mero.core.ops;
 
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -12,9 +13,21 @@ import java.util.Objects;
  */
 public final class UntrustedContent {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * A DRBG seeded once: unpredictable ids without a read of the system's entropy device on every wrap (the
+     * platform default reads it each time, which costs more than the rest of a small tool call).
+     */
+    private static final SecureRandom RANDOM = generator();
 
     private UntrustedContent() {
+    }
+
+    private static SecureRandom generator() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
     }
 
     /**
