@@ -134,9 +134,8 @@ class ConsoleApprovalTest {
         try (PipedWriter keyboard = new PipedWriter(); PipedReader input = new PipedReader(keyboard)) {
             ConsoleApproval console = scripted(input, Duration.ofMillis(200));
 
-            long start = System.nanoTime();
+            // nobody ever types: only the timeout can end the wait
             assertThat(console.decide(request)).isEqualTo(ApprovalDecision.DENIED);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             assertThat(output.toString()).endsWith("\nNo answer within 0.2s: denied.\n");
         }
     }

@@ -28,7 +28,6 @@ class CommandRunnerOutputTest {
         assertThat(result.stdoutBytes()).isGreaterThan(1000);
         assertThat(result.stdout()).isEqualTo("y\n".repeat(500) + "\n[... output truncated: "
                 + (result.stdoutBytes() - 1000) + " more bytes not shown ...]");
-        assertThat(result.duration()).isLessThan(Duration.ofSeconds(15));
         assertThat(result.killedProcesses()).isZero();
         assertThat(result.toModelText()).startsWith("Error: command timed out after 1 s and was killed. "
                 + "Output before the timeout:\ny\ny\n");
@@ -38,16 +37,14 @@ class CommandRunnerOutputTest {
     void an_endless_background_writer_does_not_outlive_a_command_that_exited() throws Exception {
         Path script = Processes.script(dir, "bg.sh", "/usr/bin/yes mero-bg-writer &\n/bin/sleep 0.2\necho started\n");
 
-        long before = System.nanoTime();
+        // the writer never ends by itself: that the run returns at all shows it did not wait for it
         CommandResult result = CommandRunner.builder().outputLimitBytes(1000).build()
                 .run(List.of(script.toString()), dir, Duration.ofSeconds(20));
-        Duration wallTime = Duration.ofNanos(System.nanoTime() - before);
 
         assertThat(result.succeeded()).isTrue();
         assertThat(result.stdoutTruncated()).isTrue();
         assertThat(result.stdout()).hasSizeLessThanOrEqualTo(1000 + BoundedOutput.truncationMarker(
                 result.stdoutBytes()).length());
-        assertThat(wallTime).isLessThan(Duration.ofSeconds(10));
         // killed by the runner, or by SIGPIPE once the JDK closed the pipe of the exited command
         assertThat(Processes.runningWithArgv("/usr/bin/yes", "mero-bg-writer")).isEmpty();
     }

@@ -59,8 +59,8 @@ class CommandRunnerProcessTreeTest {
         List<Long> children = pids(2);
         assertThat(result.timedOut()).isTrue();
         assertThat(result.exitCode()).isIn(137, 143);
-        assertThat(result.duration()).isGreaterThanOrEqualTo(Duration.ofMillis(1500))
-                .isLessThan(Duration.ofSeconds(15));
+        // the upper end is not timed: the children sleep for days, so their absence afterwards proves the kill
+        assertThat(result.duration()).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
         assertThat(result.killedProcesses()).isEqualTo(2);
         assertThat(result.toModelText()).isEqualTo("Error: command timed out after 1.5 s and was killed "
                 + "(with its 2 child processes). Output before the timeout:\nstarted");
@@ -100,7 +100,6 @@ class CommandRunnerProcessTreeTest {
         List<Long> children = pids(2);
         assertThat(result.succeeded()).isTrue();
         assertThat(result.timedOut()).isFalse();
-        assertThat(result.duration()).isLessThan(Duration.ofSeconds(10));
         assertThat(result.killedProcesses()).isEqualTo(2);
         assertThat(result.toModelText()).isEqualTo("done\n[note: 2 background processes were still running "
                 + "when the command exited and were killed]");
@@ -117,15 +116,13 @@ class CommandRunnerProcessTreeTest {
                 + "/bin/sleep 0.5\n"
                 + "echo done\n");
 
-        long before = System.nanoTime();
         CommandResult result = runner.runUnsandboxed(List.of(script.toString()), dir, Duration.ofSeconds(20), Map.of());
-        Duration wallTime = Duration.ofNanos(System.nanoTime() - before);
 
         List<Long> escaped = pids(1);
         assertThat(result.succeeded()).isTrue();
         assertThat(result.stdout()).isEqualTo("done\n");
-        assertThat(wallTime).isLessThan(Duration.ofSeconds(4));
         assertThat(result.killedProcesses()).isZero();
+        // the escapee sleeps for days and holds the pipe until it ends: the run returned without waiting for it
         assertThat(Processes.running(escaped.get(0))).as("the escapee, killed by this test").isTrue();
         assertThat(Processes.runnerThreads()).isEmpty();
     }

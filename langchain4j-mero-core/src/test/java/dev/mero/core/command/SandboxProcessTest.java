@@ -67,7 +67,7 @@ class SandboxProcessTest {
 
         assertThat(result.timedOut()).isTrue();
         assertThat(result.exitCode()).isIn(137, 143);
-        assertThat(result.duration()).isGreaterThanOrEqualTo(Duration.ofSeconds(8)).isLessThan(Duration.ofSeconds(30));
+        assertThat(result.duration()).isGreaterThanOrEqualTo(Duration.ofSeconds(8));
         assertThat(result.toModelText()).isEqualTo("Error: command timed out after 8 s and was killed. Output "
                 + "before the timeout:\nstarted");
         assertNoneRuns(base + 1, base + 2, base + 3, base + 4);
