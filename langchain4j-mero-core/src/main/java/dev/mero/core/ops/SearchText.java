@@ -8,14 +8,15 @@ import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -50,6 +51,46 @@ final class SearchText implements ToolOperation {
         boolean timedOut;
     }
 
+    /** What one search reuses from file to file: the matcher, the literal prefilter, a read buffer. */
+    private static final class Search {
+        private static final int FIRST_BUFFER = 64 * 1024;
+
+        final Matcher matcher;
+        final LiteralPrefilter prefilter;
+        byte[] buffer = new byte[FIRST_BUFFER];
+
+        Search(Pattern pattern, String regex) {
+            this.matcher = pattern.matcher("");
+            this.prefilter = LiteralPrefilter.of(regex).orElse(null);
+        }
+
+        /**
+         * Reads a file into {@link #buffer}, never following a link at its name: up to {@code limit} bytes, and
+         * no further than the size it had when it was listed (a file that grows meanwhile is searched as it was
+         * listed; a file that reports no size is read to its end).
+         *
+         * @return how many bytes were read
+         */
+        int read(SecureDirectory parent, String name, long size, int limit) throws IOException {
+            int wanted = size > 0 && size < limit ? (int) size : limit;
+            int length = 0;
+            try (SeekableByteChannel channel = parent.newByteChannel(name, READ)) {
+                while (length < wanted) {
+                    if (length == buffer.length) {
+                        buffer = Arrays.copyOf(buffer, (int) Math.min(limit, 2L * buffer.length));
+                    }
+                    int read = channel.read(ByteBuffer.wrap(buffer, length,
+                            Math.min(buffer.length, limit) - length));
+                    if (read < 0) {
+                        break;
+                    }
+                    length += read;
+                }
+            }
+            return length;
+        }
+    }
+
     @Override
     public String run(ToolArguments arguments) {
         String regex = arguments.string("pattern");
@@ -59,21 +100,24 @@ final class SearchText implements ToolOperation {
         return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
             Results results = new Results();
+            Search search = new Search(pattern, regex);
             TreeWalk.Outcome outcome = null;
             try {
                 Optional<BasicFileAttributes> self = attributesOf(target);
                 if (self.isPresent() && self.get().isRegularFile()) {
                     try (SecureDirectory parent = Targets.openParent(target)) {
                         context.recheck(target);
-                        search(parent, Targets.name(target), target.virtualPath(), pattern, deadline, results);
+                        search(parent, Targets.name(target), self.get().size(), target::virtualPath, search,
+                                deadline, results);
                     }
                 } else {
                     context.checkScope(Operation.DIRECTORY_LIST);
                     outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
                             Permission.READ, (relative, depth, attributes, parent, name) -> {
                                 if (attributes.isRegularFile() && (glob.isEmpty() || glob.get().matches(relative))) {
-                                    return search(parent, name, Targets.child(target.virtualPath(), relative), pattern,
-                                            deadline, results);
+                                    return search(parent, name, attributes.size(),
+                                            () -> Targets.child(target.virtualPath(), relative), search, deadline,
+                                            results);
                                 }
                                 return true;
                             });
@@ -95,19 +139,20 @@ final class SearchText implements ToolOperation {
     }
 
     /** Searches one file; returns {@code false} when the search must stop. */
-    private boolean search(SecureDirectory parent, String name, String virtualPath, Pattern pattern, long deadline,
-                           Results results) throws IOException {
-        byte[] bytes;
-        boolean cut;
-        try (SeekableByteChannel channel = parent.newByteChannel(name, READ);
-             InputStream in = Channels.newInputStream(channel)) {
-            bytes = in.readNBytes(limits.maxSearchFileBytes() + 1);
+    private boolean search(SecureDirectory parent, String name, long size, Supplier<String> virtualPath,
+                           Search search, long deadline, Results results) {
+        int length;
+        try {
+            length = search.read(parent, name, size, limits.maxSearchFileBytes() + 1);
         } catch (IOException e) {
             // an unreadable file does not stop the search
             return true;
         }
-        cut = bytes.length > limits.maxSearchFileBytes();
-        int length = cut ? limits.maxSearchFileBytes() : bytes.length;
+        byte[] bytes = search.buffer;
+        boolean cut = length > limits.maxSearchFileBytes();
+        if (cut) {
+            length = limits.maxSearchFileBytes();
+        }
         if (Utf8Text.isBinary(bytes, Math.min(length, SNIFF_BYTES))) {
             return true;
         }
@@ -115,7 +160,12 @@ final class SearchText implements ToolOperation {
         if (cut) {
             results.cutFiles++;
         }
+        if (search.prefilter != null && !search.prefilter.mayMatch(bytes, length)) {
+            return !expired(deadline, results);
+        }
         String text = Utf8Text.decode(bytes, length, !cut).text();
+        Matcher matcher = search.matcher;
+        matcher.reset(new DeadlineText(text, deadline));
         int lineNumber = 0;
         int start = 0;
         try {
@@ -128,14 +178,13 @@ final class SearchText implements ToolOperation {
                     }
                 }
                 lineNumber++;
-                String line = text.substring(start, end);
-                Matcher matcher = pattern.matcher(new DeadlineText(line, deadline));
-                if (matcher.find()) {
+                // a region with opaque, anchoring bounds matches exactly as the line on its own would
+                if (matcher.region(start, end).find()) {
                     if (results.lines.size() == limits.maxSearchMatches()) {
                         results.moreMatches = true;
                         return false;
                     }
-                    results.lines.add(virtualPath + ":" + lineNumber + ": " + shown(line));
+                    results.lines.add(virtualPath.get() + ":" + lineNumber + ": " + shown(text.substring(start, end)));
                 }
                 start = end + 1;
             }
@@ -143,11 +192,15 @@ final class SearchText implements ToolOperation {
             results.timedOut = true;
             return false;
         }
+        return !expired(deadline, results);
+    }
+
+    private static boolean expired(long deadline, Results results) {
         if (System.nanoTime() - deadline > 0) {
             results.timedOut = true;
-            return false;
+            return true;
         }
-        return true;
+        return false;
     }
 
     private String render(ResolvedPath target, String regex, Results results, TreeWalk.Outcome outcome) {
