@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -29,6 +30,7 @@ class SearchTextFastPathProperties {
 
     private Path root;
     private MeroOperations ops;
+    private MeroOperations uncut;
 
     @BeforeProperty
     void setUp() throws IOException {
@@ -36,6 +38,8 @@ class SearchTextFastPathProperties {
         OpsWorkspace w = new OpsWorkspace(root);
         ops = MeroOperations.builder(w.contextBuilder().build())
                 .limits(OperationLimits.builder().maxSearchFileBytes(24).maxSearchMatches(5).build()).build();
+        uncut = MeroOperations.builder(w.contextBuilder().build())
+                .limits(OperationLimits.builder().maxSearchMatches(5).build()).build();
     }
 
     @AfterProperty
@@ -78,6 +82,39 @@ class SearchTextFastPathProperties {
         String slow = search(regex);
         assertThat(fast).isEqualTo(slow.replace(dev.mero.core.Messages.quote(regex),
                 dev.mero.core.Messages.quote(literal)));
+    }
+
+    @Provide
+    Arbitrary<String> texts() {
+        return Arbitraries.of("a", "b", " ", "\n", "\r", "\u00E9").list().ofMaxSize(30)
+                .map(parts -> String.join("", parts));
+    }
+
+    @Provide
+    Arbitrary<String> regexes() {
+        return Arbitraries.of("^a", "a$", "^$", "b\\z", "\\Ab", "\\bab\\b", "(?<=a)b", "a(?=\\r)", "\\r$", "^\\s*$",
+                "[^a]", "a.b", "\\Bb", "(?m)^b", "(?s)a.", "\u00E9$");
+    }
+
+    /** Matching a line region of the whole decoded file answers as matching the line on its own. */
+    @Property(tries = 200)
+    void aRegexMatchesEachLineAsOnItsOwn(@ForAll("texts") String text, @ForAll("regexes") String regex)
+            throws IOException {
+        Files.writeString(root.resolve("ws").resolve("first.txt"), text);
+        Files.deleteIfExists(root.resolve("ws").resolve("second.txt"));
+        java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(regex);
+        List<String> expected = new java.util.ArrayList<>();
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            boolean lastAndEmpty = i == lines.length - 1 && lines[i].isEmpty();
+            if (!lastAndEmpty && pattern.matcher(lines[i]).find() && expected.size() < 5) {
+                expected.add("/ws/first.txt:" + (i + 1) + ":");
+            }
+        }
+        String out = uncut.call("search_text", JSON.writeValueAsString(Map.of("path", "/ws", "pattern", regex)));
+        List<String> found = out.lines().filter(line -> line.startsWith("/ws/first.txt:"))
+                .map(line -> line.substring(0, line.indexOf(':', "/ws/first.txt:".length()) + 1)).toList();
+        assertThat(found).isEqualTo(expected);
     }
 
     private String search(String pattern) throws IOException {
