@@ -1,16 +1,13 @@
 package dev.mero.benchmarks;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * The ratio of a sandboxed {@code runCommand("true")} to a bare {@link ProcessBuilder} of the same {@code bwrap}
- * command line, measured as interleaved rounds in one JVM: each round runs both once, alternating which goes first,
- * so that a load change on a shared machine hits both sides alike. Prints the median of each side, the ratio of the
- * medians and the median (with quartiles) of the per-round ratios; JMH's separate iterations of the two
- * benchmarks ({@link SandboxBenchmark}) see different moments of the machine and give error bars wider than the
- * 1.10x target. Also times the command's checks alone ({@code guardCommand}, no process), the part of the
- * library's cost that is not process plumbing.
+ * command line, measured as {@link InterleavedRounds interleaved rounds} in one run: JMH's separate iterations of
+ * the two benchmarks ({@link SandboxBenchmark}) see different moments of a shared machine and give error bars
+ * wider than the 1.10x target. Also times the command's checks alone ({@code guardCommand}, no process), the part
+ * of the library's cost that is not process plumbing.
  *
  * <p>Run: {@code java -cp langchain4j-mero-benchmarks/target/benchmarks.jar dev.mero.benchmarks.SandboxRatio
  * [rounds] [warm-up rounds]} (defaults 400 and 100).
@@ -32,73 +29,28 @@ public final class SandboxRatio {
         SandboxBenchmark benchmark = new SandboxBenchmark();
         benchmark.setUp();
         try {
-            for (int i = 0; i < warmUp; i++) {
-                benchmark.runCommandSandboxed();
-                benchmark.plainBubblewrap();
-            }
-            double[] library = new double[rounds];
-            double[] bare = new double[rounds];
-            double[] ratios = new double[rounds];
-            for (int i = 0; i < rounds; i++) {
-                if (i % 2 == 0) {
-                    library[i] = timeLibrary(benchmark);
-                    bare[i] = timeBare(benchmark);
-                } else {
-                    bare[i] = timeBare(benchmark);
-                    library[i] = timeLibrary(benchmark);
+            InterleavedRounds timings = InterleavedRounds.run(rounds, warmUp, () -> {
+                if (!benchmark.runCommandSandboxed().succeeded()) {
+                    throw new IllegalStateException("runCommand(\"true\") failed");
                 }
-                ratios[i] = library[i] / bare[i];
+            }, () -> {
+                if (benchmark.plainBubblewrap() != 0) {
+                    throw new IllegalStateException("bwrap failed");
+                }
+            });
+            System.out.print(timings.report("runCommand(\"true\"), sandboxed", "bare ProcessBuilder of the bwrap line"));
+            int times = Math.max(rounds, 1000);
+            for (int i = 0; i < times; i++) {
+                benchmark.guardOnly();
             }
-            double checks = timeChecks(benchmark, Math.max(rounds, 1000));
-            Arrays.sort(library);
-            Arrays.sort(bare);
-            Arrays.sort(ratios);
-            System.out.printf(Locale.ROOT, "rounds: %d (after %d warm-up rounds)%n", rounds, warmUp);
-            System.out.printf(Locale.ROOT, "runCommand(\"true\"), sandboxed: median %.3f ms (quartiles %.3f-%.3f)%n",
-                    median(library), quartile(library, 1), quartile(library, 3));
-            System.out.printf(Locale.ROOT, "bare ProcessBuilder of the bwrap line: median %.3f ms (quartiles "
-                    + "%.3f-%.3f)%n", median(bare), quartile(bare, 1), quartile(bare, 3));
-            System.out.printf(Locale.ROOT, "ratio of the medians: %.3fx%n", median(library) / median(bare));
-            System.out.printf(Locale.ROOT, "per-round ratio: median %.3fx (quartiles %.3f-%.3f)%n", median(ratios),
-                    quartile(ratios, 1), quartile(ratios, 3));
-            System.out.printf(Locale.ROOT, "the command's checks alone (guardCommand): %.3f ms%n", checks);
+            long start = System.nanoTime();
+            for (int i = 0; i < times; i++) {
+                benchmark.guardOnly();
+            }
+            System.out.printf(Locale.ROOT, "the command's checks alone (guardCommand): %.3f ms%n",
+                    (System.nanoTime() - start) / 1e6 / times);
         } finally {
             benchmark.tearDown();
         }
-    }
-
-    private static double timeLibrary(SandboxBenchmark benchmark) {
-        long start = System.nanoTime();
-        if (!benchmark.runCommandSandboxed().succeeded()) {
-            throw new IllegalStateException("runCommand(\"true\") failed");
-        }
-        return (System.nanoTime() - start) / 1e6;
-    }
-
-    private static double timeBare(SandboxBenchmark benchmark) throws Exception {
-        long start = System.nanoTime();
-        if (benchmark.plainBubblewrap() != 0) {
-            throw new IllegalStateException("bwrap failed");
-        }
-        return (System.nanoTime() - start) / 1e6;
-    }
-
-    private static double timeChecks(SandboxBenchmark benchmark, int times) {
-        for (int i = 0; i < times; i++) {
-            benchmark.guardOnly();
-        }
-        long start = System.nanoTime();
-        for (int i = 0; i < times; i++) {
-            benchmark.guardOnly();
-        }
-        return (System.nanoTime() - start) / 1e6 / times;
-    }
-
-    private static double median(double[] sorted) {
-        return sorted[sorted.length / 2];
-    }
-
-    private static double quartile(double[] sorted, int which) {
-        return sorted[Math.min(sorted.length - 1, sorted.length * which / 4)];
     }
 }
