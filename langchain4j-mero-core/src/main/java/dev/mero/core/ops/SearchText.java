@@ -1,22 +1,17 @@
 package dev.mero.core.ops;
 
-import static java.nio.file.StandardOpenOption.READ;
-
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -30,15 +25,24 @@ import java.util.regex.PatternSyntaxException;
 final class SearchText implements ToolOperation {
 
     private static final int MAX_PATTERN_LENGTH = 1000;
-    private static final int MAX_LINE_CHARS = 300;
-    private static final int SNIFF_BYTES = 8192;
 
     private final SecurityContext context;
     private final OperationLimits limits;
+    private final int threads;
 
     SearchText(SecurityContext context, OperationLimits limits) {
+        this(context, limits, Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1);
+    }
+
+    /**
+     * A search with a given number of threads per call.
+     *
+     * @param threads 1, or 2 to search the files of a directory on the calling thread and one helper
+     */
+    SearchText(SecurityContext context, OperationLimits limits, int threads) {
         this.context = context;
         this.limits = limits;
+        this.threads = threads;
     }
 
     /** Matches and counters of one search. */
@@ -59,23 +63,39 @@ final class SearchText implements ToolOperation {
         return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
             Results results = new Results();
+            LiteralPrefilter prefilter = LiteralPrefilter.of(regex).orElse(null);
+            Supplier<FileScanner> scanners = () -> new FileScanner(pattern, prefilter, limits.maxSearchFileBytes(),
+                    limits.maxSearchMatches() + 1);
             TreeWalk.Outcome outcome = null;
-            try {
+            try (SearchBatch batch = new SearchBatch(scanners, threads, deadline)) {
                 Optional<BasicFileAttributes> self = attributesOf(target);
                 if (self.isPresent() && self.get().isRegularFile()) {
                     try (SecureDirectory parent = Targets.openParent(target)) {
                         context.recheck(target);
-                        search(parent, Targets.name(target), target.virtualPath(), pattern, deadline, results);
+                        batch.add(new SearchBatch.Pending(parent, Targets.name(target), self.get().size(),
+                                target::virtualPath));
+                        merge(batch.search(), deadline, results);
                     }
                 } else {
                     context.checkScope(Operation.DIRECTORY_LIST);
                     outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
-                            Permission.READ, (relative, depth, attributes, parent, name) -> {
-                                if (attributes.isRegularFile() && (glob.isEmpty() || glob.get().matches(relative))) {
-                                    return search(parent, name, Targets.child(target.virtualPath(), relative), pattern,
-                                            deadline, results);
+                            Permission.READ, new TreeWalk.Visitor() {
+                                @Override
+                                public boolean visit(String relative, int depth, BasicFileAttributes attributes,
+                                                     SecureDirectory parent, String name) {
+                                    if (attributes.isRegularFile()
+                                            && (glob.isEmpty() || glob.get().matches(relative))) {
+                                        boolean full = batch.add(new SearchBatch.Pending(parent, name,
+                                                attributes.size(), () -> Targets.child(target.virtualPath(), relative)));
+                                        return !full || settle();
+                                    }
+                                    return true;
                                 }
-                                return true;
+
+                                @Override
+                                public boolean settle() {
+                                    return merge(batch.search(), deadline, results);
+                                }
                             });
                 }
             } catch (IOException e) {
@@ -94,60 +114,48 @@ final class SearchText implements ToolOperation {
         }
     }
 
-    /** Searches one file; returns {@code false} when the search must stop. */
-    private boolean search(SecureDirectory parent, String name, String virtualPath, Pattern pattern, long deadline,
-                           Results results) throws IOException {
-        byte[] bytes;
-        boolean cut;
-        try (SeekableByteChannel channel = parent.newByteChannel(name, READ);
-             InputStream in = Channels.newInputStream(channel)) {
-            bytes = in.readNBytes(limits.maxSearchFileBytes() + 1);
-        } catch (IOException e) {
-            // an unreadable file does not stop the search
-            return true;
-        }
-        cut = bytes.length > limits.maxSearchFileBytes();
-        int length = cut ? limits.maxSearchFileBytes() : bytes.length;
-        if (Utf8Text.isBinary(bytes, Math.min(length, SNIFF_BYTES))) {
-            return true;
-        }
-        results.files++;
-        if (cut) {
-            results.cutFiles++;
-        }
-        String text = Utf8Text.decode(bytes, length, !cut).text();
-        int lineNumber = 0;
-        int start = 0;
-        try {
-            while (start <= text.length()) {
-                int end = text.indexOf('\n', start);
-                if (end < 0) {
-                    end = text.length();
-                    if (start == end) {
-                        break;
-                    }
-                }
-                lineNumber++;
-                String line = text.substring(start, end);
-                Matcher matcher = pattern.matcher(new DeadlineText(line, deadline));
-                if (matcher.find()) {
+    /**
+     * Adds what a batch of files held to the results, in order, as if each had been searched in turn.
+     *
+     * @return {@code false} when the search must stop (match limit, time limit)
+     */
+    private boolean merge(List<SearchBatch.Searched> batch, long deadline, Results results) {
+        for (SearchBatch.Searched searched : batch) {
+            FileScanner.Found found = searched.found();
+            if (!found.searched) {
+                continue;
+            }
+            results.files++;
+            if (found.cut) {
+                results.cutFiles++;
+            }
+            if (!found.lines.isEmpty()) {
+                String path = searched.file().virtualPath().get();
+                for (String line : found.lines) {
                     if (results.lines.size() == limits.maxSearchMatches()) {
                         results.moreMatches = true;
                         return false;
                     }
-                    results.lines.add(virtualPath + ":" + lineNumber + ": " + shown(line));
+                    results.lines.add(path + line);
                 }
-                start = end + 1;
             }
-        } catch (DeadlineText.Expired e) {
-            results.timedOut = true;
-            return false;
-        }
-        if (System.nanoTime() - deadline > 0) {
-            results.timedOut = true;
-            return false;
+            if (found.timedOut) {
+                results.timedOut = true;
+                return false;
+            }
+            if (expired(deadline, results)) {
+                return false;
+            }
         }
         return true;
+    }
+
+    private static boolean expired(long deadline, Results results) {
+        if (System.nanoTime() - deadline > 0) {
+            results.timedOut = true;
+            return true;
+        }
+        return false;
     }
 
     private String render(ResolvedPath target, String regex, Results results, TreeWalk.Outcome outcome) {
@@ -183,21 +191,6 @@ final class SearchText implements ToolOperation {
                     .append(" director").append(outcome.deniedDirectories == 1 ? "y was" : "ies were")
                     .append(" not searched: no READ permission there.]");
         }
-        return out.toString();
-    }
-
-    private static String shown(String line) {
-        String cut = line.length() > MAX_LINE_CHARS ? line.substring(0, MAX_LINE_CHARS) + " [...]" : line;
-        StringBuilder out = new StringBuilder(cut.length());
-        cut.codePoints().forEach(cp -> {
-            if (cp == '\t') {
-                out.append(' ');
-            } else if (Messages.isControlOrInvisible(cp)) {
-                out.append(Messages.codePoint(cp));
-            } else {
-                out.appendCodePoint(cp);
-            }
-        });
         return out.toString();
     }
 

@@ -46,6 +46,19 @@ final class TreeWalk {
          */
         default void denied(String relative) {
         }
+
+        /**
+         * Finishes what the visitor deferred for the entries visited so far: called before the walk enters or
+         * judges a subdirectory, before it leaves (and closes) a directory, and before it stops at a bound, so
+         * that a visitor that batches the files of a directory answers as if it had handled each one when
+         * visited.
+         *
+         * @return {@code false} to stop the walk
+         * @throws IOException if the visitor's own I/O fails
+         */
+        default boolean settle() throws IOException {
+            return true;
+        }
     }
 
     /** How a walk ended. */
@@ -116,16 +129,18 @@ final class TreeWalk {
         Collections.sort(names);
         for (String name : names) {
             if (outcome.entries >= maxEntries) {
-                outcome.cutByEntries = true;
-                return false;
+                return settled() && cut(false);
             }
             if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
-                outcome.cutByTime = true;
-                return false;
+                return settled() && cut(true);
             }
             Optional<BasicFileAttributes> attributes = directory.attributes(name);
             if (attributes.isEmpty()) {
                 continue;
+            }
+            boolean isDirectory = attributes.get().isDirectory();
+            if (isDirectory && !settled()) {
+                return false;
             }
             outcome.entries++;
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
@@ -133,9 +148,9 @@ final class TreeWalk {
                 outcome.stopped = true;
                 return false;
             }
-            if (attributes.get().isDirectory() && depth >= maxDepth) {
+            if (isDirectory && depth >= maxDepth) {
                 outcome.notEntered++;
-            } else if (attributes.get().isDirectory()) {
+            } else if (isDirectory) {
                 if (!mayEnter(relative)) {
                     outcome.deniedDirectories++;
                     visitor.denied(relative);
@@ -148,7 +163,26 @@ final class TreeWalk {
                 }
             }
         }
-        return true;
+        return settled();
+    }
+
+    /** Lets the visitor finish deferred work; records a stop. */
+    private boolean settled() throws IOException {
+        if (visitor.settle()) {
+            return true;
+        }
+        outcome.stopped = true;
+        return false;
+    }
+
+    /** Records a cut by a bound; always {@code false}. */
+    private boolean cut(boolean byTime) {
+        if (byTime) {
+            outcome.cutByTime = true;
+        } else {
+            outcome.cutByEntries = true;
+        }
+        return false;
     }
 
     private boolean mayEnter(String relative) {
