@@ -121,7 +121,7 @@ public final class MeroMcpServer {
     public McpSyncServer start(McpServerTransportProvider transport) {
         Objects.requireNonNull(transport, "transport");
         return server(transport instanceof GuardedTransportProvider guarded ? guarded
-                : new GuardedTransportProvider(transport));
+                : new GuardedTransportProvider(transport), false);
     }
 
     /**
@@ -133,8 +133,8 @@ public final class MeroMcpServer {
      */
     public void serveStdio(InputStream in, OutputStream out) throws InterruptedException {
         GuardedTransportProvider transport = new GuardedTransportProvider(
-                new StdioServerTransportProvider(mapper, in, out));
-        McpSyncServer server = server(transport);
+                new DirectStdioTransportProvider(mapper, in, out));
+        McpSyncServer server = server(transport, true);
         try {
             while (!transport.awaitClosed(1, TimeUnit.HOURS)) {
                 LOG.debug("still serving");
@@ -144,7 +144,12 @@ public final class MeroMcpServer {
         }
     }
 
-    private McpSyncServer server(GuardedTransportProvider transport) {
+    /**
+     * The server on a transport. {@code callsOnTransportThreads}: tool calls run on the thread that hands the
+     * request over, which only a transport that reads on another thread meanwhile may ask for
+     * ({@link DirectStdioTransportProvider}); otherwise they run on the SDK's worker threads.
+     */
+    private McpSyncServer server(GuardedTransportProvider transport, boolean callsOnTransportThreads) {
         List<SyncToolSpecification> tools = bindings().stream().map(binding -> binding.specification(mapper)).toList();
         return McpServer.sync(transport)
                 .serverInfo(NAME, version)
@@ -159,6 +164,7 @@ public final class MeroMcpServer {
                 .rootsChangeHandler((exchange, roots) ->
                         LOG.info("Client roots ignored: the policy alone decides what the tools reach"))
                 .tools(tools)
+                .immediateExecution(callsOnTransportThreads)
                 .build();
     }
 
