@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -29,13 +30,13 @@ import reactor.core.publisher.Mono;
  *
  * <p>The SDK's stdio transport reads on one thread, runs each tool call on another and writes the answer on a
  * third; for a client that waits for each answer, the two wake-ups per call cost more than the call. Here the
- * threads take turns instead (leader/follower): the thread that reads a request first hands the reading to an
- * idle thread of the pool, then serves the request itself (the server runs tool calls on the calling thread)
- * and writes the answer with one write and one flush. The next reader wakes while the call runs, so a
- * sequential client meets no hand-over, and concurrent requests are still served concurrently: a call that
- * blocks (a slow file, an approval question) holds only its own thread. Responses and notifications from the
- * client are handled by the reading thread at once, so an answer to an approval question is never stuck
- * behind tool calls.
+ * thread that reads a request serves it itself (the server runs tool calls on the calling thread) and writes
+ * the answer with one write and one flush, then reads on. Concurrency is kept: a {@link Watchdog} hands the
+ * reading to another thread of the pool when the reading thread has been busy with one request for more than
+ * {@value #INLINE_NANOS} ns, so a call that blocks (a slow file, an approval question) holds only its own
+ * thread and delays the requests behind it by about a millisecond; and when further requests are already
+ * buffered (a client with several calls in flight), the reading is handed on at once and they run in
+ * parallel. Responses and notifications from the client are handled by the reading thread directly.
  *
  * <p>Bounds: an input line may hold at most {@value #MAX_LINE_BYTES} bytes (a longer one ends the session, as
  * in the SDK); at most {@value #MAX_CALLS_IN_FLIGHT} requests run at once, and the next request waits for a
@@ -49,6 +50,9 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     /** How many requests may run at once. */
     static final int MAX_CALLS_IN_FLIGHT = 256;
 
+    /** How long the reading thread serves a request itself before another thread takes over the reading. */
+    static final long INLINE_NANOS = 1_000_000;
+
     /** How long the end of input waits for running requests to answer before the session closes. */
     private static final long DRAIN_MILLIS = 2000;
 
@@ -60,6 +64,8 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     private final Semaphore callSlots = new Semaphore(MAX_CALLS_IN_FLIGHT);
     private final AtomicBoolean closing = new AtomicBoolean();
     private final ExecutorService threads;
+    private final AtomicReference<InlineCall> inlineCall = new AtomicReference<>();
+    private final Watchdog watchdog = new Watchdog(this::checkInlineCall, INLINE_NANOS / 2);
     private volatile McpServerSession session;
 
     DirectStdioTransportProvider(McpJsonMapper mapper, InputStream input, OutputStream output) {
@@ -78,6 +84,7 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     @Override
     public void setSessionFactory(McpServerSession.Factory sessionFactory) {
         this.session = sessionFactory.create(new SessionTransport());
+        watchdog.start();
         threads.execute(this::read);
     }
 
@@ -100,8 +107,8 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     }
 
     /**
-     * Reads messages until one is a request, which this thread then serves after handing the reading on; at the
-     * end of input, closes the session.
+     * Reads and handles messages until the input ends (then closes the session) or until another thread has
+     * taken over the reading while this one served a request (then returns).
      */
     private void read() {
         try {
@@ -116,18 +123,23 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
                 McpSchema.JSONRPCMessage message = parse(line);
                 if (message instanceof McpSchema.JSONRPCRequest) {
                     callSlots.acquire();
-                    if (!handOffReading()) {
-                        callSlots.release();
-                        break;
+                    if (input.hasBuffered()) {
+                        // more requests are already waiting (a client with several in flight): serve them in parallel
+                        if (!handOffReading()) {
+                            callSlots.release();
+                            break;
+                        }
+                        serve(message);
+                        return;
                     }
-                    try {
-                        dispatch(message);
-                    } finally {
-                        callSlots.release();
+                    InlineCall call = new InlineCall(System.nanoTime());
+                    inlineCall.set(call);
+                    watchdog.wake();
+                    serve(message);
+                    if (!inlineCall.compareAndSet(call, null)) {
+                        return; // the watchdog handed the reading to another thread meanwhile
                     }
-                    return;
-                }
-                if (message != null) {
+                } else if (message != null) {
                     dispatch(message);
                 }
             }
@@ -141,6 +153,39 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
             Thread.currentThread().interrupt();
         }
         endOfInput();
+    }
+
+    /** Serves a request that holds a call slot, and gives the slot back. */
+    private void serve(McpSchema.JSONRPCMessage request) {
+        try {
+            dispatch(request);
+        } finally {
+            callSlots.release();
+        }
+    }
+
+    /**
+     * Called by the watchdog: if the reading thread has been serving one request for longer than
+     * {@value #INLINE_NANOS} ns, another thread takes over the reading.
+     *
+     * @return whether a request is being served by the reading thread (the watchdog keeps watching)
+     */
+    private boolean checkInlineCall() {
+        InlineCall call = inlineCall.get();
+        if (call == null) {
+            return false;
+        }
+        if (System.nanoTime() - call.startNanos > INLINE_NANOS && inlineCall.compareAndSet(call, null)) {
+            try {
+                if (!handOffReading()) {
+                    LOG.debug("Not handing the reading on: shutting down");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -185,8 +230,13 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
             Thread.currentThread().interrupt();
         }
         closing.set(true);
+        watchdog.stop();
         threads.shutdown();
         session.close();
+    }
+
+    /** A request the reading thread serves itself, since {@code startNanos}. */
+    private record InlineCall(long startNanos) {
     }
 
     /** The session's side: serialises each message and writes it as one line. */
