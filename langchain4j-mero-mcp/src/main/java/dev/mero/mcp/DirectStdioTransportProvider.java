@@ -33,10 +33,11 @@ import reactor.core.publisher.Mono;
  * thread that reads a request serves it itself (the server runs tool calls on the calling thread) and writes
  * the answer with one write and one flush, then reads on. Concurrency is kept: a {@link Watchdog} hands the
  * reading to another thread of the pool when the reading thread has been busy with one request for more than
- * {@value #INLINE_NANOS} ns, so a call that blocks (a slow file, an approval question) holds only its own
- * thread and delays the requests behind it by about a millisecond; and when further requests are already
- * buffered (a client with several calls in flight), the reading is handed on at once and they run in
- * parallel. Responses and notifications from the client are handled by the reading thread directly.
+ * {@value #INLINE_NANOS} ns, so a call that blocks or works long (a slow file, an approval question, a big
+ * search) holds only its own thread and delays the requests behind it by about a millisecond, and such calls run
+ * in parallel. Short calls run one after another on the reading thread, which on a small machine costs less
+ * than spreading them over threads. Responses and notifications from the client are handled by the reading
+ * thread directly.
  *
  * <p>Bounds: an input line may hold at most {@value #MAX_LINE_BYTES} bytes (a longer one ends the session, as
  * in the SDK); at most {@value #MAX_CALLS_IN_FLIGHT} requests run at once, and the next request waits for a
@@ -123,15 +124,6 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
                 McpSchema.JSONRPCMessage message = parse(line);
                 if (message instanceof McpSchema.JSONRPCRequest) {
                     callSlots.acquire();
-                    if (input.hasBuffered()) {
-                        // more requests are already waiting (a client with several in flight): serve them in parallel
-                        if (!handOffReading()) {
-                            callSlots.release();
-                            break;
-                        }
-                        serve(message);
-                        return;
-                    }
                     InlineCall call = new InlineCall(System.nanoTime());
                     inlineCall.set(call);
                     watchdog.wake();

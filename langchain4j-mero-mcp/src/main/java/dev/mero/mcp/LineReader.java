@@ -80,11 +80,6 @@ final class LineReader {
         }
     }
 
-    /** Whether input after the last line returned is already buffered (read without blocking). */
-    boolean hasBuffered() {
-        return position < limit;
-    }
-
     /** A line longer than the reader's limit. */
     static final class LineTooLongException extends IOException {
 

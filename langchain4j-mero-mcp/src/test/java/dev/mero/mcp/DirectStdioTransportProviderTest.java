@@ -64,7 +64,7 @@ class DirectStdioTransportProviderTest {
     }
 
     @Test
-    void requestsSentTogetherAreServedInParallel() throws Exception {
+    void aRequestSentTogetherWithABlockingOneIsNotHeldUpEither() throws Exception {
         start();
         send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"block\"}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":{\"word\":\"b\"}}");

@@ -39,16 +39,6 @@ class LineReaderTest {
         }).isInstanceOf(LineReader.LineTooLongException.class);
     }
 
-    @Test
-    void tellsWhetherMoreInputIsAlreadyBuffered() throws IOException {
-        LineReader reader = new LineReader(stream("one\ntwo\n"), 100);
-
-        reader.next();
-        assertThat(reader.hasBuffered()).isTrue();
-        reader.next();
-        assertThat(reader.hasBuffered()).isFalse();
-    }
-
     private static List<String> lines(LineReader reader) throws IOException {
         List<String> lines = new ArrayList<>();
         for (byte[] line = reader.next(); line != null; line = reader.next()) {
