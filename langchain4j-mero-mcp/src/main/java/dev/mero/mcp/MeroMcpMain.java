@@ -46,6 +46,9 @@ public final class MeroMcpMain {
      * @param args the command line
      */
     public static void main(String[] args) {
+        Thread warmUp = new Thread(MeroMcpServer::warmUp, "mero-mcp-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start(); // beside the policy loading, on the second core
         OutputStream protocol = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
         System.setOut(System.err);
         int status;

@@ -1,38 +1,34 @@
 package dev.mero.mcp;
 
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Calls per second of a 4 KiB {@code read_file} over stdio, through the SDK's client, against the packaged jar
- * or any other stdio MCP server (the reference filesystem server, for a comparison on identical work). Not a
+ * Calls per second of a 4 KiB {@code read_file} over stdio: the packaged jar against a reference stdio MCP
+ * server (the Node filesystem server) in the same run, on the same file, driven by the same minimal client
+ * ({@link LineClient}: raw JSON-RPC lines, so that the client's own cost is small and equal for both). Not a
  * test: run it by hand after {@code mvn package}, from the module's directory, with the test classpath (the
- * README's "Benchmarks" section has the commands):
+ * README's "MCP server over stdio" section has the commands):
  * <pre>
- * java -cp target/test-classes:$(cat target/test.cp) dev.mero.mcp.StdioReadBenchmark --calls 5000 --rounds 4
- * # another server: {dir} is the directory holding page.txt, {file} the file's absolute path
- * java -cp ... dev.mero.mcp.StdioReadBenchmark --tool read_text_file --path {file} -- node .../index.js {dir}
+ * java -cp target/test-classes:$(cat target/test.cp) dev.mero.mcp.StdioReadBenchmark \
+ *     --reference .../server-filesystem/dist/index.js
  * </pre>
- * Prints one line per round: calls, seconds, calls per second, and the server's CPU time per call (which a
- * busy machine disturbs less than the rate). Every answer is checked (not an error, the
- * file's marker in it), so a fast wrong answer does not count.
+ * <ul>
+ *   <li>warm: both servers are started and warmed up ({@code --warmup} calls each), then {@code --rounds} rounds
+ *       of {@code --calls} sequential calls alternate between them, so a busy machine disturbs both alike;</li>
+ *   <li>cold: {@code --cold-rounds} times, each server is started afresh and timed from the start of its
+ *       process through initialization and {@code --cold-calls} calls.</li>
+ * </ul>
+ * Prints each round (calls/s and the server's CPU time per call), then the ratio ours/reference of the median
+ * rates and of the best rates. {@code --in-flight N} keeps N calls outstanding instead of one. Every answer is
+ * checked (a result, not an error, containing the file's marker), so a fast wrong answer does not count.
  */
 public final class StdioReadBenchmark {
+
+    private static final String MARKER = "bench-marker";
 
     private StdioReadBenchmark() {
     }
@@ -40,99 +36,140 @@ public final class StdioReadBenchmark {
     /**
      * Runs the benchmark.
      *
-     * @param args {@code [--calls N] [--warmup N] [--rounds N] [--concurrency N] [--tool NAME] [--path TEMPLATE]
-     *             [-- command args...]}
-     * @throws Exception if the server fails
+     * @param args {@code [--reference index.js] [--reference-command "cmd args {dir}"] [--calls N] [--warmup N]
+     *             [--rounds N] [--cold-calls N] [--cold-rounds N] [--in-flight N]}
+     * @throws Exception if a server fails
      */
     public static void main(String[] args) throws Exception {
-        int calls = 3000;
-        int warmup = 2000;
-        int rounds = 3;
-        int concurrency = 1;
-        String tool = "read_file";
-        String pathTemplate = "/ws/page.txt";
-        List<String> command = new ArrayList<>();
+        int calls = 5000;
+        int warmup = 20000;
+        int rounds = 5;
+        int coldCalls = 2000;
+        int coldRounds = 3;
+        int inFlight = 1;
+        String referenceCommand = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--reference" -> referenceCommand = "node " + args[++i] + " {dir}";
+                case "--reference-command" -> referenceCommand = args[++i];
                 case "--calls" -> calls = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
-                case "--tool" -> tool = args[++i];
-                case "--path" -> pathTemplate = args[++i];
-                case "--" -> {
-                    command.addAll(Arrays.asList(args).subList(i + 1, args.length));
-                    i = args.length;
-                }
+                case "--cold-calls" -> coldCalls = Integer.parseInt(args[++i]);
+                case "--cold-rounds" -> coldRounds = Integer.parseInt(args[++i]);
+                case "--in-flight" -> inFlight = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Path dir = Files.createTempDirectory("mero-bench").toRealPath();
         Path ws = Files.createDirectories(dir.resolve("ws"));
-        Path file = Files.writeString(ws.resolve("page.txt"), TestFiles.page("bench-marker"));
+        Path file = Files.writeString(ws.resolve("page.txt"), TestFiles.page(MARKER));
         Path policy = Files.writeString(dir.resolve("policy.yaml"),
                 "paths:\n  - path: ws\n    slug: ws\n    allow: [READ]\n");
-        if (command.isEmpty()) {
-            command = List.of(ServerProcess.java(), "-jar",
-                    ServerProcess.jar().toString(), "--policy", policy.toString());
-        } else {
-            command = command.stream().map(arg -> arg.replace("{dir}", ws.toString())
-                    .replace("{file}", file.toString())).toList();
+        List<Server> servers = new ArrayList<>();
+        servers.add(new Server("langchain4j-mero-mcp", List.of(ServerProcess.java(), "-jar",
+                ServerProcess.jar().toAbsolutePath().toString(), "--policy", policy.toString()),
+                "read_file", "/ws/page.txt"));
+        if (referenceCommand != null) {
+            servers.add(new Server("reference", Arrays.stream(referenceCommand.trim().split("\\s+"))
+                    .map(arg -> arg.replace("{dir}", ws.toString())).toList(), "read_text_file", file.toString()));
         }
-        String path = pathTemplate.replace("{dir}", ws.toString()).replace("{file}", file.toString());
-        StdioClientTransport transport = new SerialStdioClientTransport(ServerParameters.builder(command.get(0))
-                .args(command.subList(1, command.size())).build(), ServerProcess.MAPPER);
-        transport.setStdErrorHandler(line -> { });
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-                .initializationTimeout(Duration.ofSeconds(60)).build();
-        client.initialize();
-        McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(Map.of("path", path)).build();
-        ExecutorService pool = Executors.newFixedThreadPool(concurrency);
-        try {
-            System.out.printf("server: %s%ntool: %s %s, concurrency %d%n", String.join(" ", command), tool, path,
-                    concurrency);
-            run(client, request, warmup, pool, concurrency);
-            for (int round = 1; round <= rounds; round++) {
-                long serverCpu = serverCpuNanos();
-                long start = System.nanoTime();
-                run(client, request, calls, pool, concurrency);
-                double seconds = (System.nanoTime() - start) / 1e9;
-                double cpuMicros = (serverCpuNanos() - serverCpu) / 1e3 / calls;
-                System.out.printf("round %d: %d calls in %.2f s = %.0f calls/s; server CPU %.0f us/call%n", round,
-                        calls, seconds, calls / seconds, cpuMicros);
+        System.out.printf("4 KiB read, %d call(s) in flight%n", inFlight);
+        servers.forEach(server -> System.out.printf("  %s: %s%n", server.name, String.join(" ", server.command)));
+
+        if (rounds > 0) {
+            System.out.printf("warm: %d warm-up calls each, then %d alternating rounds of %d calls%n", warmup,
+                    rounds, calls);
+            List<LineClient> clients = new ArrayList<>();
+            try {
+                for (Server server : servers) {
+                    LineClient client = LineClient.start(server.command);
+                    clients.add(client);
+                    client.call(server.tool, server.path, warmup, inFlight, MARKER);
+                }
+                for (int round = 1; round <= rounds; round++) {
+                    for (int s = 0; s < servers.size(); s++) {
+                        Server server = servers.get(s);
+                        LineClient client = clients.get(s);
+                        long cpu = client.cpu().toNanos();
+                        long start = System.nanoTime();
+                        client.call(server.tool, server.path, calls, inFlight, MARKER);
+                        double rate = server.warm.add(calls, System.nanoTime() - start);
+                        System.out.printf("  round %d %-22s %6.0f calls/s  server CPU %4.0f us/call%n", round,
+                                server.name, rate, (client.cpu().toNanos() - cpu) / 1e3 / calls);
+                    }
+                }
+            } finally {
+                for (LineClient client : clients) {
+                    client.close();
+                }
             }
-        } finally {
-            pool.shutdownNow();
-            client.closeGracefully();
+        }
+        if (coldRounds > 0) {
+            System.out.printf("cold: %d rounds of process start, initialize and %d calls%n", coldRounds, coldCalls);
+            for (int round = 1; round <= coldRounds; round++) {
+                for (Server server : servers) {
+                    long start = System.nanoTime();
+                    try (LineClient client = LineClient.start(server.command)) {
+                        client.call(server.tool, server.path, coldCalls, inFlight, MARKER);
+                        double rate = server.cold.add(coldCalls, System.nanoTime() - start);
+                        System.out.printf("  round %d %-22s %6.0f calls/s%n", round, server.name, rate);
+                    }
+                }
+            }
+        }
+        for (Server server : servers) {
+            System.out.printf("%-22s warm median %6.0f best %6.0f calls/s | cold median %6.0f best %6.0f calls/s%n",
+                    server.name, server.warm.median(), server.warm.best(), server.cold.median(), server.cold.best());
+        }
+        if (servers.size() == 2) {
+            Server ours = servers.get(0);
+            Server reference = servers.get(1);
+            System.out.printf("ratio ours/reference: warm median %.2fx best %.2fx | cold median %.2fx best %.2fx%n",
+                    ours.warm.median() / reference.warm.median(), ours.warm.best() / reference.warm.best(),
+                    ours.cold.median() / reference.cold.median(), ours.cold.best() / reference.cold.best());
         }
         System.exit(0);
     }
 
-    /** CPU time of the server process (the only child of this JVM), user and system. */
-    private static long serverCpuNanos() {
-        return ProcessHandle.current().children()
-                .mapToLong(child -> child.info().totalCpuDuration().map(Duration::toNanos).orElse(0L))
-                .sum();
+    /** A server under test and its measured rates. */
+    private static final class Server {
+        final String name;
+        final List<String> command;
+        final String tool;
+        final String path;
+        final Rates warm = new Rates();
+        final Rates cold = new Rates();
+
+        Server(String name, List<String> command, String tool, String path) {
+            this.name = name;
+            this.command = command;
+            this.tool = tool;
+            this.path = path;
+        }
     }
 
-    private static void run(McpSyncClient client, McpSchema.CallToolRequest request, int calls, ExecutorService pool,
-                            int concurrency) throws Exception {
-        List<Future<?>> workers = new ArrayList<>();
-        for (int worker = 0; worker < concurrency; worker++) {
-            int share = calls / concurrency + (worker < calls % concurrency ? 1 : 0);
-            workers.add(pool.submit(() -> {
-                for (int call = 0; call < share; call++) {
-                    CallToolResult result = client.callTool(request);
-                    String text = ServerProcess.text(result);
-                    if (Boolean.TRUE.equals(result.isError()) || !text.contains("bench-marker")) {
-                        throw new IllegalStateException("unexpected answer: " + text);
-                    }
-                }
-                return null;
-            }));
+    /** Calls per second of several rounds. */
+    private static final class Rates {
+        private final List<Double> rates = new ArrayList<>();
+
+        double add(int calls, long nanos) {
+            double rate = calls / (nanos / 1e9);
+            rates.add(rate);
+            return rate;
         }
-        for (Future<?> worker : workers) {
-            worker.get(10, TimeUnit.MINUTES);
+
+        double median() {
+            if (rates.isEmpty()) {
+                return Double.NaN;
+            }
+            List<Double> sorted = rates.stream().sorted().toList();
+            int middle = sorted.size() / 2;
+            return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+        }
+
+        double best() {
+            return rates.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
         }
     }
 }

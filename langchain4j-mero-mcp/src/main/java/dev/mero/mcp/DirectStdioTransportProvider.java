@@ -1,0 +1,281 @@
+package dev.mero.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The stdio transport of the server: one JSON-RPC message per line in each direction, and no scheduler between
+ * the pipe and the handler.
+ *
+ * <p>The SDK's stdio transport reads on one thread, runs each tool call on another and writes the answer on a
+ * third; for a client that waits for each answer, the two wake-ups per call cost more than the call. Here the
+ * thread that reads a request serves it itself (the server runs tool calls on the calling thread) and writes
+ * the answer with one write and one flush, then reads on. Concurrency is kept: a {@link Watchdog} hands the
+ * reading to another thread of the pool when the reading thread has been busy with one request for more than
+ * {@value #INLINE_NANOS} ns, so a call that blocks or works long (a slow file, an approval question, a big
+ * search) holds only its own thread and delays the requests behind it by about a millisecond, and such calls run
+ * in parallel. Short calls run one after another on the reading thread, which on a small machine costs less
+ * than spreading them over threads. Responses and notifications from the client are handled by the reading
+ * thread directly.
+ *
+ * <p>Bounds: an input line may hold at most {@value #MAX_LINE_BYTES} bytes (a longer one ends the session, as
+ * in the SDK); at most {@value #MAX_CALLS_IN_FLIGHT} requests run at once, and the next request waits for a
+ * free slot. A line that is not a JSON-RPC message is logged and skipped.
+ */
+final class DirectStdioTransportProvider implements McpServerTransportProvider {
+
+    /** The longest input line accepted, in bytes. */
+    static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+    /** How many requests may run at once. */
+    static final int MAX_CALLS_IN_FLIGHT = 256;
+
+    /** How long the reading thread serves a request itself before another thread takes over the reading. */
+    static final long INLINE_NANOS = 1_000_000;
+
+    /** How long the end of input waits for running requests to answer before the session closes. */
+    private static final long DRAIN_MILLIS = 2000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(DirectStdioTransportProvider.class);
+
+    private final McpJsonMapper mapper;
+    private final LineReader input;
+    private final OutputStream output;
+    private final Semaphore callSlots = new Semaphore(MAX_CALLS_IN_FLIGHT);
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final ExecutorService threads;
+    private final AtomicReference<InlineCall> inlineCall = new AtomicReference<>();
+    private final Watchdog watchdog = new Watchdog(this::checkInlineCall, INLINE_NANOS / 2);
+    private volatile McpServerSession session;
+
+    DirectStdioTransportProvider(McpJsonMapper mapper, InputStream input, OutputStream output) {
+        this.mapper = mapper;
+        this.input = new LineReader(input, MAX_LINE_BYTES);
+        this.output = output;
+        AtomicInteger count = new AtomicInteger();
+        this.threads = new ThreadPoolExecutor(0, MAX_CALLS_IN_FLIGHT + 1, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), task -> {
+                    Thread thread = new Thread(task, "mero-mcp-stdio-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    @Override
+    public void setSessionFactory(McpServerSession.Factory sessionFactory) {
+        this.session = sessionFactory.create(new SessionTransport());
+        watchdog.start();
+        threads.execute(this::read);
+    }
+
+    @Override
+    public Mono<Void> notifyClients(String method, Object params) {
+        return Mono.defer(() -> session == null ? Mono.error(new IllegalStateException("No session to notify"))
+                : session.sendNotification(method, params));
+    }
+
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        return Mono.defer(() -> session == null || !session.getId().equals(sessionId)
+                ? Mono.error(new IllegalStateException("No session " + sessionId))
+                : session.sendNotification(method, params));
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.defer(() -> session == null ? Mono.empty() : session.closeGracefully());
+    }
+
+    /**
+     * Reads and handles messages until the input ends (then closes the session) or until another thread has
+     * taken over the reading while this one served a request (then returns).
+     */
+    private void read() {
+        try {
+            while (!closing.get()) {
+                byte[] line = input.next();
+                if (line == null) {
+                    break;
+                }
+                if (line.length == 0) {
+                    continue;
+                }
+                McpSchema.JSONRPCMessage message = parse(line);
+                if (message instanceof McpSchema.JSONRPCRequest) {
+                    callSlots.acquire();
+                    InlineCall call = new InlineCall(System.nanoTime());
+                    inlineCall.set(call);
+                    watchdog.wake();
+                    serve(message);
+                    if (!inlineCall.compareAndSet(call, null)) {
+                        return; // the watchdog handed the reading to another thread meanwhile
+                    }
+                } else if (message != null) {
+                    dispatch(message);
+                }
+            }
+        } catch (LineReader.LineTooLongException e) {
+            LOG.error("Input line longer than {} bytes: closing the session", MAX_LINE_BYTES);
+        } catch (IOException e) {
+            if (!closing.get()) {
+                LOG.error("Reading the protocol input failed: closing the session", e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        endOfInput();
+    }
+
+    /** Serves a request that holds a call slot, and gives the slot back. */
+    private void serve(McpSchema.JSONRPCMessage request) {
+        try {
+            dispatch(request);
+        } finally {
+            callSlots.release();
+        }
+    }
+
+    /**
+     * Called by the watchdog: if the reading thread has been serving one request for longer than
+     * {@value #INLINE_NANOS} ns, another thread takes over the reading.
+     *
+     * @return whether a request is being served by the reading thread (the watchdog keeps watching)
+     */
+    private boolean checkInlineCall() {
+        InlineCall call = inlineCall.get();
+        if (call == null) {
+            return false;
+        }
+        if (System.nanoTime() - call.startNanos > INLINE_NANOS && inlineCall.compareAndSet(call, null)) {
+            try {
+                if (!handOffReading()) {
+                    LOG.debug("Not handing the reading on: shutting down");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Starts the next reader on another thread of the pool; false once the pool is shut down. A full pool
+     * (threads that gave their call slot back but have not returned yet) is waited out.
+     */
+    private boolean handOffReading() throws InterruptedException {
+        while (true) {
+            try {
+                threads.execute(this::read);
+                return true;
+            } catch (RejectedExecutionException e) {
+                if (threads.isShutdown()) {
+                    return false;
+                }
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    private McpSchema.JSONRPCMessage parse(byte[] line) {
+        try {
+            return McpSchema.deserializeJsonRpcMessage(mapper, new String(line, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Skipped an input line that is not a JSON-RPC message: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private void dispatch(McpSchema.JSONRPCMessage message) {
+        session.handle(message).subscribe(null,
+                error -> LOG.error("Handling a {} failed", message.getClass().getSimpleName(), error));
+    }
+
+    /** Lets running requests answer (for a while), then closes the session and the pool. */
+    private void endOfInput() {
+        try {
+            if (!callSlots.tryAcquire(MAX_CALLS_IN_FLIGHT, DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("Input ended with requests still running; closing without their answers");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closing.set(true);
+        watchdog.stop();
+        threads.shutdown();
+        session.close();
+    }
+
+    /** A request the reading thread serves itself, since {@code startNanos}. */
+    private record InlineCall(long startNanos) {
+    }
+
+    /** The session's side: serialises each message and writes it as one line. */
+    private final class SessionTransport implements McpServerTransport {
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return Mono.fromRunnable(() -> write(message));
+        }
+
+        private void write(McpSchema.JSONRPCMessage message) {
+            byte[] line;
+            try {
+                byte[] json = mapper.writeValueAsBytes(message); // compact: a newline inside is escaped
+                line = new byte[json.length + 1];
+                System.arraycopy(json, 0, line, 0, json.length);
+                line[json.length] = '\n';
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            synchronized (output) {
+                try {
+                    output.write(line);
+                    output.flush();
+                } catch (IOException e) {
+                    if (closing.compareAndSet(false, true)) {
+                        LOG.error("Writing to the protocol output failed: closing the session", e);
+                        session.close();
+                    }
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return mapper.convertValue(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.fromRunnable(() -> closing.set(true));
+        }
+
+        @Override
+        public void close() {
+            closing.set(true);
+        }
+    }
+}
