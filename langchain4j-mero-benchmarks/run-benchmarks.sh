@@ -9,7 +9,7 @@ out=langchain4j-mero-benchmarks/target
 mvn -B -ntp -q -pl langchain4j-mero-benchmarks -am package -DskipTests
 jar="$out/benchmarks.jar"
 java -jar "$jar" -rf json -rff "$out/jmh.json" "$@" \
-  'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SearchBenchmark|ToolLoopBenchmark'
+  'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SandboxBenchmark|SearchBenchmark|ToolLoopBenchmark'
 java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
 {
   grep -m1 'model name' /proc/cpuinfo || true

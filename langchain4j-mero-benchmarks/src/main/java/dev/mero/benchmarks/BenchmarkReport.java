@@ -82,6 +82,12 @@ public final class BenchmarkReport {
         }
         ratios.add(new Ratio("`run_command true` vs `ProcessBuilder(\"/bin/true\")` (unsandboxed)",
                 "CommandBenchmark.guardedRunCommand", Map.of(), "CommandBenchmark.rawProcessBuilder", Map.of(), 0));
+        ratios.add(new Ratio("`run_command true` in the sandbox vs `ProcessBuilder` of the same `bwrap` line",
+                "SandboxBenchmark.runCommandSandboxed", Map.of(), "SandboxBenchmark.plainBubblewrap", Map.of(), 1.1));
+        ratios.add(new Ratio("`run_command true` in the sandbox vs the unsandboxed program",
+                "SandboxBenchmark.runCommandSandboxed", Map.of(), "SandboxBenchmark.plainProcess", Map.of(), 0));
+        ratios.add(new Ratio("`run_command true` opted out of the sandbox vs the same program",
+                "SandboxBenchmark.runCommandUnsandboxed", Map.of(), "SandboxBenchmark.plainProcess", Map.of(), 0));
         ratios.add(new Ratio("`search_text` vs `grep -rn`, 20,000 files", "SearchBenchmark.guardedSearchText", Map.of(),
                 "SearchBenchmark.rawGrep", Map.of(), 1.5));
         ratios.add(new Ratio("`find_files` vs `find -name`, 20,000 files", "SearchBenchmark.guardedFindFiles", Map.of(),
