@@ -119,13 +119,10 @@ final class SearchText implements ToolOperation {
         int lineNumber = 0;
         int start = 0;
         try {
-            while (start <= text.length()) {
+            while (start < text.length()) {
                 int end = text.indexOf('\n', start);
                 if (end < 0) {
                     end = text.length();
-                    if (start == end) {
-                        break;
-                    }
                 }
                 lineNumber++;
                 String line = text.substring(start, end);

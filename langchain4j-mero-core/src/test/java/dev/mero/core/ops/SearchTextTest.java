@@ -49,6 +49,10 @@ class SearchTextTest {
         assertThat(search("/ws/notes.txt", "^$"))
                 .isEqualTo("2 matching lines for '^$' in '/ws/notes.txt' (searched 1 file):\n"
                         + "/ws/notes.txt:2: \n/ws/notes.txt:4: ");
+        Files.writeString(w.ws.resolve("notes.txt"), "\nx\n\nx");
+        assertThat(search("/ws/notes.txt", "x"))
+                .isEqualTo("2 matching lines for 'x' in '/ws/notes.txt' (searched 1 file):\n"
+                        + "/ws/notes.txt:2: x\n/ws/notes.txt:4: x");
         Files.writeString(w.ws.resolve("notes.txt"), "only\n");
         assertThat(search("/ws/notes.txt", "^$"))
                 .isEqualTo("No line in '/ws/notes.txt' matches '^$' (searched 1 file).");
@@ -94,6 +98,26 @@ class SearchTextTest {
         assertThat(search(small, "/ws", "hit", ""))
                 .endsWith("(searched 3 files):\n/ws/exact.txt:1: hit 56789\n/ws/notes.txt:1: hit 56789\n"
                         + "/ws/other.txt:1: hit 56789\n[2 files were searched only in its first 10 bytes.]");
+    }
+
+    @Test
+    void aCharacterCutByTheFileLimitIsDroppedWhileABrokenOneAtTheRealEndIsShownReplaced() throws IOException {
+        MeroOperations small = with(w, OperationLimits.builder().maxSearchFileBytes(10));
+        Files.writeString(w.ws.resolve("notes.txt"), "hit 45678\u00fc\n");
+        assertThat(search(small, "/ws/notes.txt", "hit", ""))
+                .isEqualTo("1 matching line for 'hit' in '/ws/notes.txt' (searched 1 file):\n/ws/notes.txt:1: hit 45678"
+                        + "\n[1 file was searched only in its first 10 bytes.]");
+        Files.write(w.ws.resolve("notes.txt"), new byte[] {'e', 'n', 'd', (byte) 0xC3});
+        assertThat(search("/ws/notes.txt", "end"))
+                .isEqualTo("1 matching line for 'end' in '/ws/notes.txt' (searched 1 file):\n/ws/notes.txt:1: end\uFFFD");
+    }
+
+    @Test
+    void listingScopeIsNeededToSearchADirectoryButNotOneFile() throws IOException {
+        MeroOperations readOnly = MeroOperations.forContext(w.contextBuilder().scopes("files:file:read").build());
+        assertThat(search(readOnly, "/ws/notes.txt", "hello", ""))
+                .isEqualTo("1 matching line for 'hello' in '/ws/notes.txt' (searched 1 file):\n/ws/notes.txt:1: hello notes");
+        assertThat(search(readOnly, "/ws", "hello", "")).startsWith("Denied: ").contains("files:directory:list");
     }
 
     @Test
