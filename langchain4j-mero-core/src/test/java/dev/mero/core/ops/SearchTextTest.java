@@ -36,10 +36,6 @@ class SearchTextTest {
         return search(ops, path, pattern, "");
     }
 
-    private static MeroOperations with(OpsWorkspace w, OperationLimits.Builder limits) {
-        return MeroOperations.builder(w.contextBuilder().build()).limits(limits.build()).build();
-    }
-
     @Test
     void lineNumbersCountEmptyLinesAndALastLineWithoutNewline() throws IOException {
         Files.writeString(w.ws.resolve("notes.txt"), "one\n\nthree\n\nfive");
@@ -88,7 +84,7 @@ class SearchTextTest {
 
     @Test
     void aFileLargerThanTheLimitIsSearchedInItsStartAndSaysSo() throws IOException {
-        MeroOperations small = with(w, OperationLimits.builder().maxSearchFileBytes(10));
+        MeroOperations small = w.ops(OperationLimits.builder().maxSearchFileBytes(10));
         Files.writeString(w.ws.resolve("notes.txt"), "hit 56789\nhit beyond\n");
         assertThat(search(small, "/ws/notes.txt", "hit", ""))
                 .isEqualTo("1 matching line for 'hit' in '/ws/notes.txt' (searched 1 file):\n/ws/notes.txt:1: hit 56789"
@@ -102,7 +98,7 @@ class SearchTextTest {
 
     @Test
     void aCharacterCutByTheFileLimitIsDroppedWhileABrokenOneAtTheRealEndIsShownReplaced() throws IOException {
-        MeroOperations small = with(w, OperationLimits.builder().maxSearchFileBytes(10));
+        MeroOperations small = w.ops(OperationLimits.builder().maxSearchFileBytes(10));
         Files.writeString(w.ws.resolve("notes.txt"), "hit 45678\u00fc\n");
         assertThat(search(small, "/ws/notes.txt", "hit", ""))
                 .isEqualTo("1 matching line for 'hit' in '/ws/notes.txt' (searched 1 file):\n/ws/notes.txt:1: hit 45678"
@@ -122,7 +118,7 @@ class SearchTextTest {
 
     @Test
     void matchesStopAtTheLimitWithANoteOnlyWhenMoreWereFound() throws IOException {
-        MeroOperations two = with(w, OperationLimits.builder().maxSearchMatches(2));
+        MeroOperations two = w.ops(OperationLimits.builder().maxSearchMatches(2));
         Files.writeString(w.ws.resolve("notes.txt"), "x1\nx2\n");
         assertThat(search(two, "/ws", "x", ""))
                 .isEqualTo("2 matching lines for 'x' in '/ws' (searched 1 file):\n/ws/notes.txt:1: x1\n/ws/notes.txt:2: x2");
@@ -135,7 +131,7 @@ class SearchTextTest {
 
     @Test
     void theWalkStopsAtTheEntryLimitWithANote() throws IOException {
-        MeroOperations small = with(w, OperationLimits.builder().maxScanEntries(2));
+        MeroOperations small = w.ops(OperationLimits.builder().maxScanEntries(2));
         Files.writeString(w.ws.resolve("a.txt"), "hit\n");
         Files.writeString(w.ws.resolve("b.txt"), "hit\n");
         assertThat(search(small, "/ws", "hit", ""))

@@ -83,8 +83,7 @@ class SyncDirectoryTest {
 
     @Test
     void filesUpToTheCopyLimitAreComparedAndCopiedAndALargerOneStopsTheWholeSync() throws IOException {
-        MeroOperations small = MeroOperations.builder(w.contextBuilder().build())
-                .limits(OperationLimits.builder().maxCopyBytes(4).build()).build();
+        MeroOperations small = w.ops(OperationLimits.builder().maxCopyBytes(4));
         Path to = Files.createDirectories(w.ws.resolve("to"));
         Files.writeString(from.resolve("four.txt"), "abcd");
         Files.writeString(to.resolve("four.txt"), "abce");
@@ -192,8 +191,7 @@ class SyncDirectoryTest {
 
     @Test
     void aTreeBeyondTheScanLimitIsRefusedAsAWholeOnEitherSide() throws IOException {
-        MeroOperations small = MeroOperations.builder(w.contextBuilder().build())
-                .limits(OperationLimits.builder().maxScanEntries(2).build()).build();
+        MeroOperations small = w.ops(OperationLimits.builder().maxScanEntries(2));
         Files.writeString(from.resolve("b.txt"), "B");
         Files.writeString(from.resolve("c.txt"), "C");
         Path one = Files.createDirectories(w.ws.resolve("one"));

@@ -21,8 +21,7 @@ class WriteLimitsTest {
     @BeforeEach
     void setUp() throws IOException {
         w = new OpsWorkspace(temp);
-        five = MeroOperations.builder(w.contextBuilder().build())
-                .limits(OperationLimits.builder().maxWriteBytes(5).build()).build();
+        five = w.ops(OperationLimits.builder().maxWriteBytes(5));
         Files.writeString(w.ws.resolve("abc.txt"), "abc");
     }
 
