@@ -79,6 +79,10 @@ class TreeWalkTest {
         assertThat(outcome.stopped).isTrue();
         assertThat(outcome.cutByEntries).isFalse();
         assertThat(outcome.complete()).isFalse();
+        visited.clear();
+        TreeWalk.Outcome deep = walk(64, 100, Long.MAX_VALUE, 3);
+        assertThat(visited).containsExactly("1:a", "2:a/b", "3:a/b/c");
+        assertThat(deep.stopped).isTrue();
     }
 
     @Test
