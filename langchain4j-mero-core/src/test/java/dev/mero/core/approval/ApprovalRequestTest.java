@@ -164,6 +164,18 @@ class ApprovalRequestTest {
     }
 
     @Test
+    void detailsOfExactlyTheLimitAreKeptWholeAndACutNeverSplitsASurrogatePair() {
+        String exactly = "y".repeat(ApprovalRequest.MAX_DETAILS_LENGTH);
+        assertThat(ApprovalRequest.builder().contextName("c").permissions(Permission.WRITE).subject("/ws/a.txt")
+                .details(exactly).build().details()).contains(exactly);
+        String pairAtTheCut = "x".repeat(ApprovalRequest.MAX_DETAILS_LENGTH - 1) + "\uD83D\uDE00" + "tail";
+        assertThat(ApprovalRequest.builder().contextName("c").permissions(Permission.WRITE).subject("/ws/a.txt")
+                .details(pairAtTheCut).build().details())
+                .contains("x".repeat(ApprovalRequest.MAX_DETAILS_LENGTH - 1)
+                        + "\n... (details truncated: 6 more characters)");
+    }
+
+    @Test
     void missingPartsAreRejectedWithAClearMessage() {
         assertThatThrownBy(() -> ApprovalRequest.builder().permissions(Permission.WRITE).subject("/a").build())
                 .isInstanceOf(IllegalArgumentException.class)

@@ -54,6 +54,11 @@ final class OpsWorkspace {
         return MeroOperations.forContext(contextBuilder().build());
     }
 
+    /** Operations on the default context with other limits. */
+    MeroOperations ops(OperationLimits.Builder limits) {
+        return MeroOperations.builder(contextBuilder().build()).limits(limits.build()).build();
+    }
+
     /** Every path under the root with its type, size and content digest, to prove a refusal changed nothing. */
     List<String> snapshot() {
         try (Stream<Path> paths = Files.walk(root)) {

@@ -187,4 +187,57 @@ class ReadWriteListTest {
         assertThatThrownBy(() -> call("rm_rf", "{}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageStartingWith("Invalid input: there is no tool 'rm_rf'. Expected one of: read_file, ");
     }
+
+    @Test
+    void aLimitOfOneLineIsTheSmallestWindow() throws IOException {
+        Files.writeString(w.ws.resolve("two.txt"), "one\ntwo\n");
+        assertThat(modelText("read_file", "{\"path\":\"/ws/two.txt\",\"limit\":1}"))
+                .isEqualTo("one\n\n[Truncated: showing lines 1-1 of 2 of '/ws/two.txt'; call read_file with offset=2 "
+                        + "to read on.]");
+        assertThat(modelText("read_file", "{\"path\":\"/ws/two.txt\",\"limit\":0}"))
+                .startsWith("Error: Invalid input: 'limit' is 0; give at least 1 line. Expected ");
+        assertThat(modelText("read_file", "{\"path\":\"/ws/two.txt\",\"offset\":3}"))
+                .startsWith("Error: Invalid input: 'offset' is 3 but '/ws/two.txt' has 2 lines. Expected an offset "
+                        + "between 1 and 2.");
+    }
+
+    @Test
+    void aBrokenCharacterAtTheRealEndOfALaterWindowIsShownReplaced() throws IOException {
+        Files.write(w.ws.resolve("tail.txt"), new byte[] {'a', '\n', 'b', (byte) 0xC3});
+        assertThat(modelText("read_file", "{\"path\":\"/ws/tail.txt\",\"offset\":2}"))
+                .isEqualTo("b\uFFFD\n[Note: 1 byte sequence(s) that are not valid UTF-8 were replaced with U+FFFD.]\n"
+                        + "[Showing lines 2-2 of 2 of '/ws/tail.txt' (to the end).]");
+    }
+
+    @Test
+    void aCharacterCutByTheByteLimitInsideALongLineIsDroppedNotReplaced() throws IOException {
+        MeroOperations four = w.ops(OperationLimits.builder().maxReadBytes(4));
+        Files.write(w.ws.resolve("long.txt"), "abc\u00fcdef\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(OpsWorkspace.modelText(four, "read_file", "{\"path\":\"/ws/long.txt\"}"))
+                .isEqualTo("abc\n[Truncated: line 1 of 1 of '/ws/long.txt' is longer than 4 bytes; only its start "
+                        + "is shown.]");
+    }
+
+    @Test
+    void theFirstEntriesInNameOrderAreShownUpToTheLimit() throws IOException {
+        MeroOperations two = w.ops(OperationLimits.builder().maxListEntries(2));
+        assertThat(two.call("list_directory", "{\"path\":\"/ws\"}"))
+                .isEqualTo("Contents of '/ws' (1 entry; directories end with '/'):\nnotes.txt");
+        Files.writeString(w.ws.resolve("a.txt"), "a");
+        assertThat(two.call("list_directory", "{\"path\":\"/ws\"}"))
+                .isEqualTo("Contents of '/ws' (2 entries; directories end with '/'):\na.txt\nnotes.txt");
+        Files.createDirectories(w.ws.resolve("b"));
+        assertThat(two.call("list_directory", "{\"path\":\"/ws\"}"))
+                .isEqualTo("Contents of '/ws' (3 entries; directories end with '/'):\na.txt\nb/\n"
+                        + "[Showing the first 2 of 3 entries in name order; the rest are not shown.]");
+        Files.createDirectories(w.ws.resolve("empty"));
+        assertThat(two.call("list_directory", "{\"path\":\"/ws/empty\"}")).isEqualTo("'/ws/empty' is an empty directory.");
+    }
+
+    @Test
+    void listingTheMountsNeedsTheListingScope() {
+        MeroOperations readOnly = MeroOperations.forContext(w.contextBuilder().scopes("files:file:read").build());
+        assertThat(OpsWorkspace.modelText(readOnly, "list_directory", "{\"path\":\"/\"}"))
+                .startsWith("Denied: ").contains("files:directory:list");
+    }
 }
