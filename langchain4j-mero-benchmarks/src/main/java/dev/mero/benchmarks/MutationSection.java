@@ -19,9 +19,11 @@ import org.xml.sax.SAXException;
  */
 final class MutationSection {
 
-    /** Measured by hand (PIT prints its phases; the machine is the shared 2-core one): not in mutations.xml. */
-    static final String TIMING = "On the shared 2-core machine (other builds running beside it) the PIT step took "
-            + "PIT_MINUTES minutes of a VERIFY_MINUTES-minute `mvn -B -ntp verify` of the whole project.";
+    /** Measured by hand (PIT prints its phases and `time` the CPU it used): not in mutations.xml. */
+    static final String TIMING = "Time: on the shared 2-core machine, with three other builds beside it (load average "
+            + "8 to 25), PIT took 73 minutes (coverage 2 minutes, mutants 71) and 40 CPU-minutes (22 user, 18 system), "
+            + "so about 20 minutes on an idle 2-core machine; the rest of `mvn -B -ntp verify` (`-DskipPitest`) took "
+            + "11.5 minutes under the same load (2m15s on a quiet machine). 57 mutants were killed by a time-out.";
 
     private MutationSection() {
     }
