@@ -101,7 +101,8 @@ final class MutationSection {
             byPackage.computeIfAbsent(pkg, p -> new Counts()).add(mutation);
             all.add(mutation);
         }
-        md.append(String.format(Locale.ROOT, "%nLast run: %,d of %,d mutants detected (%s). %s%n%n", all.detected,
+        md.append(String.format(Locale.ROOT, "%nLast run: %,d of %,d mutants detected (%s; PIT compares the "
+                + "score rounded to a whole percent with the threshold). %s%n%n", all.detected,
                 all.total, all.score(), TIMING));
         md.append("| package | mutants | killed | timed out | survived | no coverage | score |\n")
                 .append("|---|---|---|---|---|---|---|\n");
