@@ -135,7 +135,7 @@ public final class BenchmarkReport {
             }
         }
         md.append("\nTarget: under 2 KiB (2,048 characters) at 10,000 entries.\n");
-        md.append(mutationSection(args.length > 5 ? Path.of(args[5]) : null));
+        md.append(MutationSection.of(args.length > 5 ? Path.of(args[5]) : null));
         md.append("\n## Machine\n\n```\n").append(Files.readString(Path.of(args[2])).strip()).append("\n```\n");
         md.append("\n## Reproduce\n\n```\n").append(args[3]).append("\n```\n");
         md.append("\n## All results\n\n| benchmark | parameters | score | error | unit |\n|---|---|---|---|---|\n");
@@ -148,34 +148,6 @@ public final class BenchmarkReport {
                     .append(metric.get("scoreUnit").asText()).append(" |\n");
         }
         Files.writeString(Path.of(args[4]), md.toString());
-    }
-
-    /** The PIT score of the core, when a mutations.xml is given, and what the mutation profile leaves out and why. */
-    private static String mutationSection(Path mutations) throws IOException {
-        StringBuilder md = new StringBuilder("\n## Mutation testing (PIT)\n\n");
-        md.append("`mvn -B -ntp -pl langchain4j-mero-core -Pmutation test` mutates every package of the core (paths, ")
-                .append("contexts, policy files, approval, audit, scopes, limits, errors, commands, argument guards, ")
-                .append("`CommandPolicy`, the tool operations) and fails under 85%. Not mutated: the process plumbing ")
-                .append("(`CommandRunner`, `ProcessTreeReaper`, `ProcFs`, `OutputDrainer`, `UninterruptibleWait`, ")
-                .append("`RunMarker`), whose mutants hang or leak real child processes for minutes each and which the ")
-                .append("real-process tests of the default run cover, and `ConsoleApproval`, whose mutants block on a ")
-                .append("terminal.\n");
-        if (mutations != null && Files.isRegularFile(mutations)) {
-            String xml = Files.readString(mutations);
-            long total = count(xml, "<mutation ");
-            long detected = count(xml, "detected='true'") + count(xml, "detected=\"true\"");
-            md.append(String.format(Locale.ROOT, "%nLast run: %d of %d mutants detected (%.0f%%).%n", detected, total,
-                    total == 0 ? 0.0 : 100.0 * detected / total));
-        }
-        return md.toString();
-    }
-
-    private static long count(String text, String needle) {
-        long count = 0;
-        for (int at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length())) {
-            count++;
-        }
-        return count;
     }
 
     private static Optional<JsonNode> find(JsonNode results, String benchmark, Map<String, String> params) {
