@@ -195,7 +195,7 @@ public final class MeroMcpServer {
                                 ? McpSchema.CallToolResult.builder().addTextContent(call.name()).isError(false).build()
                                 : new McpSchema.InitializeResult("2025-06-18",
                                         McpSchema.ServerCapabilities.builder().tools(false).build(),
-                                        McpSchema.Implementation.builder(NAME, "w").build(), "w")))
+                                        McpSchema.Implementation.builder(NAME, "w").build(), "w", null)))
                         .onErrorResume(error -> Mono.empty())
                         .block();
                 JSON.writeValueAsBytes(McpSchema.JSONRPCResponse.result(request.id(), result));
