@@ -98,8 +98,9 @@ final class PathResolver {
         // 1. A host path written under an entry's directory (as configured or as resolved).
         PathEntry host = outermostLexicalRoot(names);
         if (host != null) {
-            Path root = startsWith(names, host.realPath()) ? host.realPath() : host.path();
-            return underMount(input, root, root == host.realPath(), names.subList(root.getNameCount(), names.size()));
+            boolean resolved = startsWith(names, host.realPath());
+            Path root = resolved ? host.realPath() : host.path();
+            return underMount(input, root, resolved, names.subList(root.getNameCount(), names.size()));
         }
         // 2. A virtual path under a mounted slug.
         PathEntry mount = names.isEmpty() ? null : bySlug.get(names.get(0));

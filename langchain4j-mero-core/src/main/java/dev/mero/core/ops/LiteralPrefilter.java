@@ -90,6 +90,16 @@ final class LiteralPrefilter {
     boolean mayMatch(byte[] bytes, int length) {
         byte first = needle[0];
         int last = length - needle.length;
+        if (!ignoreAsciiCase) {
+            // candidates found eight bytes at a time
+            int end = last + 1;
+            for (int i = Bytes.indexOf(bytes, first, 0, end); i >= 0; i = Bytes.indexOf(bytes, first, i + 1, end)) {
+                if (matchesAt(bytes, i)) {
+                    return true;
+                }
+            }
+            return false;
+        }
         for (int i = 0; i <= last; i++) {
             if (at(bytes[i]) == first && matchesAt(bytes, i)) {
                 return true;

@@ -35,6 +35,9 @@ final class MountRoots {
         }
     };
 
+    /** Set once a file system without file keys is seen: then no handle is kept and none is opened to try. */
+    private static volatile boolean noFileKeys;
+
     private MountRoots() {
     }
 
@@ -46,11 +49,13 @@ final class MountRoots {
      * @throws IOException if the entry's path no longer leads, without links, to the mounted directory
      */
     static Handle borrow(PathEntry entry) throws IOException {
+        if (noFileKeys) {
+            return null;
+        }
         Path root = entry.realPath();
         synchronized (OPEN) {
-            Handle open = OPEN.get(root);
-            if (open != null && entry.isMountedDirectory(open.attributes)) {
-                open.users++;
+            Handle open = reuse(root, entry);
+            if (open != null) {
                 return open;
             }
         }
@@ -63,7 +68,8 @@ final class MountRoots {
             throw e;
         }
         if (attributes.fileKey() == null) {
-            // no file keys on this platform: nothing to bind a kept handle to
+            // no file keys on this platform: nothing to bind a kept handle to, now or later
+            noFileKeys = true;
             walked.close();
             return null;
         }
@@ -72,13 +78,12 @@ final class MountRoots {
             throw new IOException("the mount root is no longer the mounted directory");
         }
         synchronized (OPEN) {
-            Handle open = OPEN.get(root);
-            if (open != null && entry.isMountedDirectory(open.attributes)) {
+            Handle open = reuse(root, entry);
+            if (open != null) {
                 walked.close();
-                open.users++;
                 return open;
             }
-            if (open != null) {
+            if (OPEN.containsKey(root)) {
                 // a directory that replaced an older mount at the same path: the older handle goes
                 OPEN.remove(root).evict();
             }
@@ -87,6 +92,16 @@ final class MountRoots {
             OPEN.put(root, handle);
             return handle;
         }
+    }
+
+    /** The kept handle of the entry's very directory, borrowed; {@code null} if none. Called holding the lock. */
+    private static Handle reuse(Path root, PathEntry entry) {
+        Handle open = OPEN.get(root);
+        if (open == null || !entry.isMountedDirectory(open.attributes)) {
+            return null;
+        }
+        open.users++;
+        return open;
     }
 
     /** How many handles are open now, for tests of the bound. */

@@ -71,22 +71,8 @@ final class SecureDirectory implements Closeable {
         if (directory.equals(root)) {
             return new SecureDirectory(directory, handle.stream(), handle);
         }
-        SecureDirectoryStream<Path> current = null;
         try {
-            for (Path name : root.relativize(directory)) {
-                SecureDirectoryStream<Path> next = (current == null ? handle.stream() : current)
-                        .newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
-                if (current != null) {
-                    current.close();
-                }
-                current = next;
-            }
-            return new SecureDirectory(directory, current);
-        } catch (IOException | RuntimeException e) {
-            if (current != null) {
-                current.close();
-            }
-            throw e;
+            return new SecureDirectory(directory, descend(handle.stream(), root.relativize(directory)));
         } finally {
             handle.release();
         }
@@ -106,19 +92,38 @@ final class SecureDirectory implements Closeable {
      */
     static SecureDirectory open(Path directory) throws IOException {
         DirectoryStream<Path> root = Files.newDirectoryStream(directory.getRoot());
-        if (!(root instanceof SecureDirectoryStream<Path> current)) {
+        if (!(root instanceof SecureDirectoryStream<Path> secureRoot)) {
             root.close();
             throw new IOException("this platform offers no secure directory access");
         }
+        if (directory.getNameCount() == 0) {
+            return new SecureDirectory(directory, secureRoot);
+        }
+        try (secureRoot) {
+            return new SecureDirectory(directory, descend(secureRoot, directory));
+        }
+    }
+
+    /**
+     * Opens the directory that one or more {@code names} lead to below an open one, a name at a time, without
+     * following a link. The start stays open; it belongs to the caller.
+     */
+    private static SecureDirectoryStream<Path> descend(SecureDirectoryStream<Path> start, Path names)
+            throws IOException {
+        SecureDirectoryStream<Path> current = start;
         try {
-            for (Path name : directory) {
+            for (Path name : names) {
                 SecureDirectoryStream<Path> next = current.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
-                current.close();
+                if (current != start) {
+                    current.close();
+                }
                 current = next;
             }
-            return new SecureDirectory(directory, current);
+            return current;
         } catch (IOException | RuntimeException e) {
-            current.close();
+            if (current != start) {
+                current.close();
+            }
             throw e;
         }
     }

@@ -32,12 +32,7 @@ final class Utf8Text {
      * @return {@code true} if a NUL byte occurs
      */
     static boolean isBinary(byte[] bytes, int length) {
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] == 0) {
-                return true;
-            }
-        }
-        return false;
+        return Bytes.indexOf(bytes, (byte) 0, 0, length) >= 0;
     }
 
     /**
