@@ -74,24 +74,31 @@ final class MutationSection {
      */
     static String of(Path mutations) throws IOException {
         StringBuilder md = new StringBuilder("\n## Mutation testing (PIT)\n\n");
-        md.append("`mvn -B -ntp -pl langchain4j-mero-core verify -DskipPitest=false` runs PIT over the whole core ")
-                .append("after its tests (its `verify` phase) and fails the build under 85% ")
-                .append("(`-Dpit.target='dev.mero.core.scope.*'` mutates one package). It is off by default: see the time ")
-                .append("below. It mutates every package of the core: paths, contexts, policy files, approval, audit, ")
-                .append("scopes, limits, errors, replay, stores, commands, the argument guards, `CommandPolicy` and the ")
-                .append("tool operations (`dev.mero.core.ops`), with PIT's default mutators.\n\n");
+        md.append("`mvn -B -ntp verify`, the command `.ci/run` runs, runs PIT over the whole core after the core's ")
+                .append("tests (its `verify` phase) and fails the build under 85%. `-DskipPitest` skips it for a quick ")
+                .append("local build; `-Dpit.target='dev.mero.core.scope.*'` mutates one package. It mutates every ")
+                .append("package of the core: paths, contexts, policy files, approval, audit, scopes, limits, errors, ")
+                .append("replay, stores, commands, the argument guards, `CommandPolicy` and the tool operations ")
+                .append("(`dev.mero.core.ops`), with PIT's default mutators.\n\n");
         md.append("Not mutated: the process plumbing (`CommandRunner`, `ProcessTreeReaper`, `ProcFs`, `OutputDrainer`, ")
                 .append("`UninterruptibleWait`, `RunMarker`), whose mutants hang or leak real child processes (a mutated ")
                 .append("wait or kill) and which the real-process tests of the ordinary test run cover, and ")
                 .append("`ConsoleApproval`, whose mutants block on a terminal. Tests that do not judge mutants: the ")
                 .append("`CommandRunner*` tests (real process trees; they test the plumbing that is not mutated), the ")
                 .append("`reliability` tests (whole-system evidence: child JVMs, 32 threads, a full disk; seconds per ")
-                .append("mutant, while every class has unit tests) and `ArchitectureTest` (reads class files, runs none ")
-                .append("of the code), and four test classes that wait out real time-outs or start hundreds of git ")
-                .append("processes (`SandboxProcessTest`, `GitEscapeAttackTest`, `ChainedApprovalTest`, ")
-                .append("`ConsoleApprovalTest`; the classes they cover have unit tests). Settings: 2 threads; a mutant whose tests run longer than 1.5 times their normal ")
-                .append("time plus 2 s is counted as killed by a time-out (a mutated loop that never ends), and its ")
-                .append("minion is restarted, so a hung mutant costs seconds, never the build.\n");
+                .append("mutant, while every class has unit tests), `ArchitectureTest` (reads class files, runs none ")
+                .append("of the code), and three test classes that wait out real time-outs (`SandboxProcessTest`, ")
+                .append("`ChainedApprovalTest`, `ConsoleApprovalTest`; the classes they cover have unit tests). ")
+                .append("Settings: 2 threads; a mutant whose tests run longer than 1.5 times their normal time plus 2 s ")
+                .append("is counted as killed by a time-out (a mutated loop that never ends), and its minion is ")
+                .append("restarted, so a hung mutant costs seconds, never the build.\n\n");
+        md.append("Test discovery: PIT starts one minion JVM per mutated class, and its stock JUnit 5 plugin finds a ")
+                .append("minion's tests by running every covering test class once before the first mutant, so the ")
+                .append("core's widely used classes ran most of the suite again, 189 times. The build finds them with ")
+                .append("its own plugin instead (`dev.mero.pit` in the core's test sources, found by PIT on the test ")
+                .append("class path): a minion discovers its tests without running them, and a test runs only when a ")
+                .append("mutant needs it. A parameterized test is one unit, in coverage and in the minions, so its ")
+                .append("invocations never have to be run to be named.\n");
         if (mutations == null || !Files.isRegularFile(mutations)) {
             return md.toString();
         }

@@ -16,9 +16,10 @@ import org.pitest.testapi.TestUnitFinder;
  *
  * <p>The stock JUnit 5 plugin finds tests by running every covering test class once, in every minion: PIT
  * starts one minion per mutated class, so the core's widely used classes ran most of the suite again before
- * their first mutant (measured: about 12 of the 18.5 minutes of a whole-core run). This plugin discovers
- * instead, and runs each test only when a mutant asks for it. During coverage it still runs every test once,
- * as PIT needs; a parameterized or dynamic test is one unit there and here, so the names match.
+ * their first mutant (a whole-core run used 34 CPU-minutes with the stock plugin, 26 with this one). This
+ * plugin discovers instead, and runs each test only when a mutant asks for it. During coverage it still runs
+ * every test once, as PIT needs; a parameterized or dynamic test is one unit there and here, so the names
+ * match without running its invocations.
  *
  * <p>Found by PIT through {@code META-INF/services} on the test class path, ahead of the stock plugin (lower
  * {@link Configuration#priority() priority}).
