@@ -51,6 +51,7 @@ class FileReachGuardsTest {
         "git push --repo=ssh://h/x", "git archive --remote ssh://h/x HEAD", "git fetch -- ssh://h/x", "zip -r a.zip t",
         "zip -rq a.zip t", "zip -R a.zip x", "zip --recurse-paths a.zip t", "zip -9r a.zip t",
         "zip -T -TT 'sh -c id' a.zip f", "zip --unzip-command=x a.zip f", "unzip a.zip", "unzip -o a.zip",
+        "7z -y x a.7z", "7z -bd e a.7z",
         "unzip a.zip -d out", "7z x a.7z", "7za e a.7z", "ar x lib.a", "ar xv lib.a", "cpio -i", "cpio -idv",
         "cpio --extract", "cpio -p dir", "patch -i p.diff", "patch -p1 -i p.diff", "patch -p1", "patch",
         "7z a x.7z dir", "shasum -c sums", "curl -K cfg", "curl --config cfg", "curl --conf=cfg",
@@ -74,11 +75,26 @@ class FileReachGuardsTest {
         "git remote -v", "git remote add origin https://example.invalid/x.git", "git log -C", "git add -A",
         "zip -ry a.zip t", "zip -r -y a.zip t", "zip --symlinks -r a.zip t", "zip a.zip f", "zip -T a.zip f",
         "unzip -l a.zip", "unzip -t a.zip", "unzip -p a.zip f", "unzip -Z a.zip", "7z l a.7z", "ar t lib.a",
-        "cpio -t", "patch -i p.diff f.txt", "patch f.txt p.diff", "patch -p1 -i p.diff f.txt", "7z a -snl x.7z dir",
+        "cpio -t", "patch -i p.diff f.txt", "patch f.txt p.diff", "patch -p1 -i p.diff f.txt", "patch -i p.diff -- -f.txt", "7z a -snl x.7z dir",
         "shasum -a 256 f", "curl -s https://example.invalid", "curl -o out https://example.invalid",
         "curl -d x=1 https://example.invalid", "wget -q -O out https://example.invalid"})
     void ordinaryUsesPass(String line) {
         assertThat(check(line)).as(line).isEmpty();
+    }
+
+    @Test
+    void eachProgramTheTablesNameHasItsGuard() {
+        assertThat(ArgumentGuards.ps().check("ps", List.of("e"))).isPresent();
+        assertThat(List.of("unzip a.zip", "7z x a.7z", "7za x a.7z", "7zr x a.7z", "ar x lib.a", "cpio -i", "patch"))
+                .allSatisfy(line -> assertThat(anyRefuses(ExtractGuard.all(), line)).as(line).isTrue());
+        assertThat(List.of("cp -L a b", "ls -L", "du -L x", "chown -L 0 x", "chgrp -L 0 x", "tree -l x", "wc --files0-from=l",
+                "file -f l", "md5sum -c l", "sha256sum -c l", "b2sum -c l", "cksum --check l", "rsync -L a b"))
+                .allSatisfy(line -> assertThat(anyRefuses(FileReachGuard.all(), line)).as(line).isTrue());
+    }
+
+    private static boolean anyRefuses(List<ArgumentGuard> guards, String line) {
+        List<String> argv = CommandLineParser.parse(line);
+        return guards.stream().anyMatch(guard -> guard.check(argv.get(0), argv.subList(1, argv.size())).isPresent());
     }
 
     @Test
