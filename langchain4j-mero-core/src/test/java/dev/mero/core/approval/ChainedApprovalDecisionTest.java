@@ -4,6 +4,8 @@ import dev.mero.core.ApprovalDeniedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -58,12 +60,14 @@ class ChainedApprovalDecisionTest {
         };
     }
 
-    @Test
-    void approvedFirstWinsAndNothingElseIsAsked() throws Exception {
-        ChainedApproval chain = ChainedApproval.of(LONG, answering("a", ApprovalDecision.APPROVED),
-                answering("b", ApprovalDecision.DENIED));
+    @ParameterizedTest
+    @EnumSource(value = ApprovalDecision.class, names = {"APPROVED", "DENIED"})
+    void theFirstDecisionIsFinalAndNothingElseIsAsked(ApprovalDecision decision) throws Exception {
+        ApprovalDecision other = decision == ApprovalDecision.APPROVED ? ApprovalDecision.DENIED
+                : ApprovalDecision.APPROVED;
+        ChainedApproval chain = ChainedApproval.of(LONG, answering("a", decision), answering("b", other));
 
-        assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.APPROVED);
+        assertThat(chain.decide(request)).isEqualTo(decision);
         assertThat(asked).containsExactly("a");
     }
 
@@ -127,15 +131,6 @@ class ChainedApprovalDecisionTest {
 
         assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.DENIED);
         assertThat(asked).containsExactly("a", "b");
-    }
-
-    @Test
-    void deniedFirstIsFinal() throws Exception {
-        ChainedApproval chain = ChainedApproval.of(LONG, answering("a", ApprovalDecision.DENIED),
-                answering("b", ApprovalDecision.APPROVED));
-
-        assertThat(chain.decide(request)).isEqualTo(ApprovalDecision.DENIED);
-        assertThat(asked).containsExactly("a");
     }
 
     @Test
