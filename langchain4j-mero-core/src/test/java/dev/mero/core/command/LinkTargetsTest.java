@@ -42,6 +42,9 @@ class LinkTargetsTest {
     void withOneOperandTheLinkIsMadeInTheWorkingDirectory() {
         assertThat(ln("ln -s ../O")).containsExactly(target("../O", "."));
         assertThat(ln("ln -s -- -O")).containsExactly(target("-O", "."));
+        // a directory option without its value names no directory
+        assertThat(ln("ln -s ../O -t")).containsExactly(target("../O", "."));
+        assertThat(ln("ln -s ../O --target-directory")).containsExactly(target("../O", "."));
     }
 
     @Test
