@@ -31,9 +31,11 @@ final class GitArguments {
             "check-ref-format", "check-mailmap", "var", "version", "help", "range-diff", "show-branch",
             "verify-commit", "verify-tag", "verify-pack", "get-tar-commit-id", "column",
             "stripspace");
-    /** Subcommands that only read when they are given nothing but a listing request. */
-    private static final Set<String> LISTING = Set.of("branch", "tag", "remote", "stash", "worktree", "notes",
-            "reflog");
+    /**
+     * Subcommands that only read when they are given nothing but a listing request ({@code stash} is not one:
+     * {@code git stash} and {@code git stash -a} are {@code git stash push}).
+     */
+    private static final Set<String> LISTING = Set.of("branch", "tag", "remote", "worktree", "notes", "reflog");
     private static final Set<String> LISTING_ARGUMENTS = Set.of("list", "show", "-l", "--list", "-a", "--all", "-r",
             "--remotes", "-v", "-vv", "--verbose", "--show-current", "--no-color", "--color");
     /** Arguments that make {@code git config} read rather than write. */
@@ -72,6 +74,9 @@ final class GitArguments {
         }
         if (subcommand.equals("submodule")) {
             return !rest.isEmpty() && !rest.get(0).equals("status") && !rest.get(0).equals("summary");
+        }
+        if (subcommand.equals("stash")) {
+            return rest.isEmpty() || !rest.get(0).equals("list") && !rest.get(0).equals("show");
         }
         if (LISTING.contains(subcommand)) {
             return !LISTING_ARGUMENTS.containsAll(argv.subList(at + 1, argv.size()));

@@ -2,6 +2,7 @@ package dev.mero.core.command;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,7 +28,11 @@ final class LinkTargets {
 
     /** ln's options that take the next argument as their value. */
     private static final String SHORT_WITH_VALUE = "St";
-    private static final List<String> LONG_WITH_VALUE = List.of("suffix", "target-directory");
+    /**
+     * ln's long options whose value may be the next argument, each with the shortest abbreviation GNU ln takes for
+     * it ({@code --t} is {@code --target-directory}; {@code --s} is ambiguous).
+     */
+    private static final Map<String, Integer> LONG_WITH_VALUE = Map.of("suffix", 2, "target-directory", 1);
 
     private LinkTargets() {
     }
@@ -51,10 +56,11 @@ final class LinkTargets {
                 int eq = argument.indexOf('=');
                 String name = eq < 0 ? argument.substring(2) : argument.substring(2, eq);
                 symbolic |= prefixOf(name, "symbolic", 2);
-                if (prefixOf(name, "target-directory", 2)) {
+                if (prefixOf(name, "target-directory", LONG_WITH_VALUE.get("target-directory"))) {
                     targetDirectory = eq >= 0 ? argument.substring(eq + 1) : i + 1 < argv.size() ? argv.get(i + 1) : null;
                 }
-                if (eq < 0 && LONG_WITH_VALUE.stream().anyMatch(full -> prefixOf(name, full, 2))) {
+                if (eq < 0 && LONG_WITH_VALUE.entrySet().stream()
+                        .anyMatch(option -> prefixOf(name, option.getKey(), option.getValue()))) {
                     i++;
                 }
             } else {

@@ -56,6 +56,18 @@ class ApprovalCallTest {
     }
 
     @Test
+    void workRegisteredAfterTheInnerCallIsTakenWaitsForTheOuterCall() {
+        ApprovalCall outer = new ApprovalCall(null);
+        ApprovalCall inner = new ApprovalCall(outer);
+        inner.take();
+
+        assertThat(inner.whenTaken(work("late"))).isTrue();
+        assertThat(done).isEmpty();
+        outer.take();
+        assertThat(done).containsExactly("late");
+    }
+
+    @Test
     void nestedWorkIsDroppedWhenTheOuterCallIsAbandoned() {
         ApprovalCall outer = new ApprovalCall(null);
         ApprovalCall inner = new ApprovalCall(outer);

@@ -70,6 +70,16 @@ class ApprovalGateTest {
     }
 
     @Test
+    void theGateUsesTheBackendAndAuditLogItWasGiven() {
+        ApprovalBackend backend = ApprovalBackends.alwaysApprove();
+
+        ApprovalGate gate = gate(backend);
+
+        assertThat(gate.backend()).containsSame(backend);
+        assertThat(gate.auditLog()).isSameAs(audit.log);
+    }
+
+    @Test
     void withoutABackendEveryRequestIsRefusedFailSafe() {
         ApprovalGate gate = ApprovalGate.builder().auditLog(audit.log).build();
 

@@ -192,6 +192,21 @@ class ApprovalRequestTest {
     }
 
     @Test
+    void anAbsoluteTargetIsKeptAndNamesNoSubject() {
+        Path target = dir.resolve("a.txt").toAbsolutePath();
+
+        ApprovalRequest request = ApprovalRequest.builder().contextName("c").permissions(Permission.DELETE)
+                .target(target).subject("/ws/a.txt").build();
+
+        assertThat(request.target()).contains(target);
+        assertThat(request.action()).isEqualTo("DELETE: /ws/a.txt");
+        assertThatThrownBy(() -> ApprovalRequest.builder().contextName("c").permissions(Permission.DELETE)
+                .target(target).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("ApprovalRequest needs a subject");
+    }
+
+    @Test
     void toStringNamesTheActionButNotTheDetails() {
         ApprovalRequest request = ApprovalRequest.builder().contextName("c").permissions(Permission.WRITE)
                 .subject("/ws/a\n.txt").details("password=hunter2").build();

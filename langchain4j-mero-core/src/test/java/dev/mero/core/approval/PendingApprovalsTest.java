@@ -131,9 +131,10 @@ class PendingApprovalsTest {
     void pendingRequestsAreListedOldestFirst() throws Exception {
         PendingApprovals pending = PendingApprovals.builder().listener(announced::add).build();
         Instant now = Instant.now();
-        ApprovalRequest newer = ApprovalRequest.builder().contextName("c").permissions(Permission.WRITE)
+        // ids that a hash map keeps newest first, so that only sorting by time lists them oldest first
+        ApprovalRequest newer = ApprovalRequest.builder().id("a").contextName("c").permissions(Permission.WRITE)
                 .subject("/ws/new").requestedAt(now).build();
-        ApprovalRequest older = ApprovalRequest.builder().contextName("c").permissions(Permission.WRITE)
+        ApprovalRequest older = ApprovalRequest.builder().id("b").contextName("c").permissions(Permission.WRITE)
                 .subject("/ws/old").requestedAt(now.minusSeconds(5)).build();
         List<CompletableFuture<ApprovalDecision>> waiting = List.of(decideAsync(pending, newer),
                 decideAsync(pending, older));

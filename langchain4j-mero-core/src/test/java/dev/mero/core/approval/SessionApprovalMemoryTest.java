@@ -151,8 +151,8 @@ class SessionApprovalMemoryTest {
     void aRequestWithDetailsButNoDigestIsNeverRemembered() throws Exception {
         SessionApprovalMemory memory = SessionApprovalMemory.wrap(human);
         for (int i = 0; i < 3; i++) {
-            memory.decide(ApprovalRequest.builder().contextName("worker_1").permissions(Permission.WRITE)
-                    .subject("/ws/a.txt").details("+one").build());
+            assertThat(memory.decide(ApprovalRequest.builder().contextName("worker_1").permissions(Permission.WRITE)
+                    .subject("/ws/a.txt").details("+one").build())).isEqualTo(ApprovalDecision.APPROVED);
         }
 
         assertThat(asked).hasValue(3);
@@ -173,6 +173,17 @@ class SessionApprovalMemoryTest {
 
         assertThat(memory.size()).isEqualTo(2);
         assertThat(asked).hasValue(4); // "c" was approved but not remembered
+    }
+
+    @Test
+    void aMemoryOfOneRemembersTheFirstApprovalOnly() throws Exception {
+        SessionApprovalMemory memory = SessionApprovalMemory.builder().delegate(human).maxEntries(1).build();
+        for (String program : List.of("a", "a", "b", "b", "a")) {
+            memory.decide(command("worker_1", program));
+        }
+
+        assertThat(memory.size()).isEqualTo(1);
+        assertThat(asked).hasValue(3); // "a" once, "b" twice
     }
 
     @Test

@@ -85,6 +85,29 @@ class CommandResultTest {
     }
 
     @Test
+    void with_output_rewrites_both_streams_and_keeps_everything_else() {
+        CommandResult host = result().exitCode(2).stdout("/srv/ws/a\n", true, 70_000).stderr("in /srv/ws\n", true, 80_000)
+                .duration(Duration.ofMillis(12)).timedOut(true).killedProcesses(3).build();
+
+        CommandResult shown = host.withOutput(text -> text.replace("/srv/ws", "/ws"));
+
+        assertThat(shown.stdout()).isEqualTo("/ws/a\n");
+        assertThat(shown.stderr()).isEqualTo("in /ws\n");
+        assertThat(shown.stdoutTruncated()).isTrue();
+        assertThat(shown.stderrTruncated()).isTrue();
+        assertThat(shown.stdoutBytes()).isEqualTo(70_000);
+        assertThat(shown.stderrBytes()).isEqualTo(80_000);
+        assertThat(shown.exitCode()).isEqualTo(2);
+        assertThat(shown.duration()).isEqualTo(Duration.ofMillis(12));
+        assertThat(shown.timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(shown.timedOut()).isTrue();
+        assertThat(shown.killedProcesses()).isEqualTo(3);
+        assertThat(shown).isNotEqualTo(host).doesNotHaveSameHashCodeAs(host).isEqualTo(shown)
+                .isNotEqualTo(shown.toModelText());
+        assertThat(shown.withOutput(text -> text.replace("/ws", "/srv/ws"))).isEqualTo(host);
+    }
+
+    @Test
     void rejects_a_result_without_argv() {
         assertThatThrownBy(() -> CommandResult.builder().build())
                 .isInstanceOf(IllegalArgumentException.class)

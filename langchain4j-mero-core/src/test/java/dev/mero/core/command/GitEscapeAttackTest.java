@@ -320,6 +320,9 @@ class GitEscapeAttackTest {
 
             refused(w, readOnlyDocs, "git rm -q notes.txt", "/ws", "which it may not change or delete");
             assertThat(w.ws.resolve("notes.txt")).exists();
+            // 'git stash' alone, or with options only, is 'git stash push': it rewrites and removes files
+            refused(w, readOnlyDocs, "git stash", "/ws", "which it may not change or delete");
+            refused(w, readOnlyDocs, "git stash -a", "/ws", "which it may not change or delete");
         }
     }
 }

@@ -102,7 +102,8 @@ class LinkAndListAttackTest {
     @ParameterizedTest
     @ValueSource(strings = {"ln -s ../outside/secret.txt ../../planted", "ln -s -t ../.. ../outside/secret.txt",
         "ln --symbolic ../outside ../..", "ln -sf ../outside/secret.txt ../../notes.txt",
-        "ln -s --target-directory=../.. ../outside/secret.txt", "ln -sr ../outside/secret.txt ../../planted"})
+        "ln -s --target-directory=../.. ../outside/secret.txt", "ln -sr ../outside/secret.txt ../../planted",
+        "ln -s --t ../.. ../outside/secret.txt", "ln --ta=../.. -s ../outside/secret.txt"})
     void aLinkTargetIsJudgedFromTheDirectoryOfTheLink(String line) {
         // '../outside/...' from /ws/a/b stays inside /ws, but a link in /ws reads it from /ws: outside
         refused(w, context, line, "/ws/a/b", "it leads outside every mounted entry");

@@ -10,8 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Which arguments are taken for paths: glued option values, empty names before '=', plain words. */
@@ -88,5 +90,22 @@ class PathArgumentsMutationTest {
         CheckedCommand command = multiCall.checkCommand("ls -la");
 
         assertThat(command.argv()).containsExactly("ls", "-la");
+    }
+
+    @Test
+    void a_file_url_is_judged_by_the_host_path_it_decodes_to() {
+        String ws = w.ws.toString();
+        for (String url : List.of("file:" + ws + "/notes.txt", "file://" + ws + "/notes.txt",
+                "file://localhost" + ws + "/notes.txt", "FILE://LOCALHOST" + ws + "/notes.txt",
+                "file:" + ws.replace("/", "%2F") + "%2fnotes.txt")) {
+            assertThatCode(() -> context.checkCommand("cat " + url)).as(url).doesNotThrowAnyException();
+        }
+        for (String url : List.of("file:..%2Foutside%2Fsecret.txt", "file://localhost", "file://",
+                "file:" + w.outside + "/secret.txt%2", "file:" + w.outside + "/secret.txt%")) {
+            assertThatThrownBy(() -> context.checkCommand("cat " + url)).as(url)
+                    .isInstanceOf(CommandDeniedException.class).hasMessageContaining("which it may not read");
+        }
+        assertThatThrownBy(() -> context.checkCommand("cat file://example.invalid" + ws + "/notes.txt"))
+                .isInstanceOf(CommandDeniedException.class).hasMessageContaining("a file on another host");
     }
 }

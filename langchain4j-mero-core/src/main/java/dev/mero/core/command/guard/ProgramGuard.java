@@ -23,11 +23,6 @@ abstract class ProgramGuard implements ArgumentGuard {
     /** Why the arguments are refused, or empty. */
     abstract Optional<String> inspect(List<String> arguments);
 
-    /** The programs this guard applies to. */
-    final Set<String> programs() {
-        return programs;
-    }
-
     /** An option as written, quoted for a message: {@code '--to-com'}, {@code '-I'}. */
     static String shown(OptionScan.Option option) {
         return Messages.quote((option.longForm() ? "--" : "-") + option.name());

@@ -22,7 +22,8 @@ class AwkGuardTest {
             "gawk -p 1 x", "gawk --profile=out 1 x", "gawk -d 1 x", "gawk --dump-variables=out 1 x", "gawk -D 1",
             "gawk --debug 1", "mawk -W exec prog.awk", "mawk -Wexec prog.awk", "awk -e 'BEGIN{system(\"id\")}'",
             "gawk --source='BEGIN{system(\"id\")}'", "awk -v x=1 'BEGIN{system(\"id\")}'",
-            "awk -F: 'BEGIN{system(\"id\")}' x", "awk -- 'BEGIN{system(\"id\")}' x", "awk --pro=out 1"})
+            "awk -F: 'BEGIN{system(\"id\")}' x", "awk -- 'BEGIN{system(\"id\")}' x", "awk --pro=out 1",
+            "awk '{print $1} |' x", "awk 'print > \"out\"' x"})
     void programs_and_options_that_run_write_or_read_are_refused(String line) {
         assertThat(check(ArgumentGuards.awk(), line)).as(line).isPresent();
     }

@@ -39,7 +39,7 @@ class FileReachGuardsTest {
         "rsync --files-from=l . b", "rsync -e ssh a b", "rsync --rsh=ssh a b", "rsync --rsync-path=x a b",
         "rsync -f 'merge /x' a b", "rsync --filter=x a b", "rsync --daemon", "rsync a host:b", "rsync host:a b",
         "rsync a rsync://host/m", "rsync a host::module", "ps e", "ps eww", "ps axe", "ps auxe", "ps ep 1",
-        "ps -p 1 e", "ps -o pid e", "ps --pid 1 e", "ps opid,euser", "ps -e e",
+        "ps -p 1 e", "ps -o pid e", "ps --pid 1 e", "ps opid,euser", "ps -e e", "ps -Cbash e",
         "git init --separate-git-dir=g r", "git init --separate-git-dir g r", "git clone --separate x y",
         "git add --pathspec-from-file=l", "git commit --pathspec-from-file l", "git clone --recurse-submodules x y",
         "git clone --recursive x y", "git fetch --recurse-submodules", "git pull --recurse-submodules=yes",
@@ -47,9 +47,11 @@ class FileReachGuardsTest {
         "git fetch h:x", "git fetch --depth 1 h:x", "git pull h:x main", "git push h:x main",
         "git push --repo=h:x", "git push --repo h:x", "git ls-remote h:x", "git ls-remote git+ssh://h/x",
         "git ls-remote ssh+git://h/x", "git ls-remote x::y", "git remote add o h:x", "git remote set-url o h:x",
-        "git archive --remote=h:x HEAD", "git archive --remote h:x HEAD", "git fetch -- h:x", "zip -r a.zip t",
+        "git archive --remote=h:x HEAD", "git archive --remote h:x HEAD", "git fetch -- h:x",
+        "git push --repo=ssh://h/x", "git archive --remote ssh://h/x HEAD", "git fetch -- ssh://h/x", "zip -r a.zip t",
         "zip -rq a.zip t", "zip -R a.zip x", "zip --recurse-paths a.zip t", "zip -9r a.zip t",
         "zip -T -TT 'sh -c id' a.zip f", "zip --unzip-command=x a.zip f", "unzip a.zip", "unzip -o a.zip",
+        "7z -y x a.7z", "7z -bd e a.7z",
         "unzip a.zip -d out", "7z x a.7z", "7za e a.7z", "ar x lib.a", "ar xv lib.a", "cpio -i", "cpio -idv",
         "cpio --extract", "cpio -p dir", "patch -i p.diff", "patch -p1 -i p.diff", "patch -p1", "patch",
         "7z a x.7z dir", "shasum -c sums", "curl -K cfg", "curl --config cfg", "curl --conf=cfg",
@@ -65,19 +67,34 @@ class FileReachGuardsTest {
         "chown 0 x", "chown -R 0 x", "tree -L 2 x", "file x", "file -L x", "md5sum x", "sha256sum -b x",
         "rsync -a a b", "rsync -av --delete a/ b/", "rsync --exclude=x -r a b", "rsync --exclude-from=p -r a b",
         "ps", "ps aux", "ps -ef", "ps -e -o pid,etime", "ps -o pid,euser,etime -p 1", "ps -p 1 -o args",
-        "ps --format etime -e", "ps axo pid,etime", "ps -eo pid,comm", "git init", "git init -q repo",
+        "ps --format etime -e", "ps axo pid,etime", "ps -eo pid,comm", "ps -C sed", "ps O user", "git init", "git init -q repo",
         "git clone https://example.invalid/x.git", "git clone ../repo copy", "git clone file:///srv/x copy",
-        "git fetch origin", "git fetch", "git pull origin main", "git push origin main:main",
+        "git fetch origin", "git fetch", "git fetch --", "git push --repo", "git pull origin main", "git push origin main:main",
         "git push origin +refs/heads/a:refs/heads/b", "git fetch --no-recurse-submodules",
         "git pull --recurse-submodules=no", "git show HEAD:a/b", "git checkout --recurse-submodules main",
         "git remote -v", "git remote add origin https://example.invalid/x.git", "git log -C", "git add -A",
         "zip -ry a.zip t", "zip -r -y a.zip t", "zip --symlinks -r a.zip t", "zip a.zip f", "zip -T a.zip f",
         "unzip -l a.zip", "unzip -t a.zip", "unzip -p a.zip f", "unzip -Z a.zip", "7z l a.7z", "ar t lib.a",
-        "cpio -t", "patch -i p.diff f.txt", "patch f.txt p.diff", "patch -p1 -i p.diff f.txt", "7z a -snl x.7z dir",
+        "cpio -t", "patch -i p.diff f.txt", "patch f.txt p.diff", "patch -p1 -i p.diff f.txt", "patch -i p.diff -- -f.txt", "7z a -snl x.7z dir",
         "shasum -a 256 f", "curl -s https://example.invalid", "curl -o out https://example.invalid",
         "curl -d x=1 https://example.invalid", "wget -q -O out https://example.invalid"})
     void ordinaryUsesPass(String line) {
         assertThat(check(line)).as(line).isEmpty();
+    }
+
+    @Test
+    void eachProgramTheTablesNameHasItsGuard() {
+        assertThat(ArgumentGuards.ps().check("ps", List.of("e"))).isPresent();
+        assertThat(List.of("unzip a.zip", "7z x a.7z", "7za x a.7z", "7zr x a.7z", "ar x lib.a", "cpio -i", "patch"))
+                .allSatisfy(line -> assertThat(anyRefuses(ExtractGuard.all(), line)).as(line).isTrue());
+        assertThat(List.of("cp -L a b", "ls -L", "du -L x", "chown -L 0 x", "chgrp -L 0 x", "tree -l x", "wc --files0-from=l",
+                "file -f l", "md5sum -c l", "sha256sum -c l", "b2sum -c l", "cksum --check l", "rsync -L a b"))
+                .allSatisfy(line -> assertThat(anyRefuses(FileReachGuard.all(), line)).as(line).isTrue());
+    }
+
+    private static boolean anyRefuses(List<ArgumentGuard> guards, String line) {
+        List<String> argv = CommandLineParser.parse(line);
+        return guards.stream().anyMatch(guard -> guard.check(argv.get(0), argv.subList(1, argv.size())).isPresent());
     }
 
     @Test

@@ -29,7 +29,7 @@ class NpmGuardTest {
             "npm outdated", "npm search left-pad", "npm explain x", "npm why x", "npm audit", "npm audit --json",
             "npm config get registry", "npm config list", "npm pkg get name", "npm -g ls", "npm --global ls",
             "npm --json ls", "npm --registry=https://registry.example ls", "npm -v", "npm --version", "npm",
-            "npm root", "npm prefix", "npm fund", "npm query .dep"})
+            "npm root", "npm prefix", "npm fund", "npm query .dep", "npm config --global get registry"})
     void read_only_subcommands_pass(String line) {
         assertThat(check(ArgumentGuards.npm(), line)).as(line).isEmpty();
     }

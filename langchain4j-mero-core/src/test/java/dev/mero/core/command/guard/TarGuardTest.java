@@ -22,7 +22,9 @@ class TarGuardTest {
             "tar --delete -f a.tar x", "tar -cf a.tar -T list", "tar -cf a.tar --files-from=list",
             "tar -chf a.tar x", "tar -cf a.tar --dereference x", "tar -cPf a.tar x", "tar -cf a.tar --absolute-names x",
             "tar -cf host:a.tar x", "tar -c --file=user@host:a.tar x", "tar cf host:a.tar x",
-            "tar -cf a.tar --files x", "tar -cMf a.tar x", "tar -cf a.tar --multi-volume x"})
+            "tar -cf a.tar --files x", "tar -cMf a.tar x", "tar -cf a.tar --multi-volume x",
+            // old-style letters take their values in order; an empty archive name hides no option
+            "tar cbf 20 host:a.tar x", "tar cf '' --to-command=id x", "tar -cf :a.tar x"})
     void code_running_extracting_and_escaping_forms_are_refused(String line) {
         assertThat(check(ArgumentGuards.tar(), line)).as(line).isPresent();
     }
@@ -41,7 +43,7 @@ class TarGuardTest {
     @ValueSource(strings = {"tar -cf a.tar x", "tar cf a.tar x", "tar -czf a.tgz x", "tar cjvf a.tbz x",
             "tar -tf a.tar", "tar tvf a.tar", "tar --list --file=a.tar", "tar -cf a.tar --checkpoint=10 x",
             "tar -cf - x", "tar -C sub -cf a.tar x", "tar -cf a:b.tar --force-local x", "tar -cf a.tar -X excl x",
-            "tar -cf a.tar --exclude='*.o' x", "tar -cf a.tar --file-x"})
+            "tar -cf a.tar --exclude='*.o' x", "tar -cf a.tar --file-x", "tar -c --force -f a:b.tar x", "tar cf"})
     void listing_and_creating_archives_pass(String line) {
         assertThat(check(ArgumentGuards.tar(), line)).as(line).isEmpty();
     }
