@@ -161,17 +161,16 @@ final class PathResolver {
      * names are all plain directories, but for the last, which may be anything but a link or be missing, is
      * canonical as written. One {@code lstat} per name below the mount replaces the resolution of every name
      * from the file-system root (the mount itself is checked by {@link PathEntry#requireUnchanged}). Returns
-     * {@code null} at the first link, file-used-as-directory or error, for {@link #canonical} to decide.
+     * {@code null} at the first link or error (a file used as a directory fails the next name's {@code lstat}),
+     * for {@link #canonical} to decide.
      */
     private static Path canonicalBelow(Path root, Path lexical) {
         Path current = root;
-        int remaining = lexical.getNameCount() - root.getNameCount();
         for (Path name : root.relativize(lexical)) {
             if (name.toString().isEmpty()) {
                 return lexical;
             }
             current = current.resolve(name);
-            remaining--;
             BasicFileAttributes attributes;
             try {
                 attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -181,7 +180,7 @@ final class PathResolver {
             } catch (IOException | SecurityException e) {
                 return null;
             }
-            if (attributes.isSymbolicLink() || remaining > 0 && !attributes.isDirectory()) {
+            if (attributes.isSymbolicLink()) {
                 return null;
             }
         }
@@ -400,9 +399,6 @@ final class PathResolver {
      * ({@code /srv/ws2} is left alone).
      */
     String virtualised(String text) {
-        if (text.isEmpty()) {
-            return text;
-        }
         List<PathEntry> deepestFirst = new ArrayList<>(byDepth);
         java.util.Collections.reverse(deepestFirst);
         String result = text;

@@ -73,6 +73,19 @@ class GuardRetryBudgetTest {
     }
 
     @Test
+    void aGuardWithoutAnOutcomeHoldsNoneOfTheCallsRemainingFailures() {
+        for (int i = 0; i < 5; i++) {
+            assertThat(context.guard(Operation.FILE_READ, "/ws/x").realPath()).isEqualTo(ws.resolve("x"));
+        }
+        AtomicInteger runs = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                    .isInstanceOf(OperationFailedException.class);
+        }
+        assertThat(runs).hasValue(3);
+    }
+
+    @Test
     void budgetRefusalsAreAuditedAsDenials() {
         AtomicInteger runs = new AtomicInteger();
         for (int i = 0; i < 3; i++) {

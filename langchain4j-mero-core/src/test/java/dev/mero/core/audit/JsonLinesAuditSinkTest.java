@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -159,6 +160,19 @@ class JsonLinesAuditSinkTest {
         }
 
         assertThat(Files.readAllLines(file)).hasSize(2);
+    }
+
+    @Test
+    void aRegularFileIsKnownByItsOwnIdentityNotByItsPath() throws Exception {
+        Path audit = Files.writeString(dir.resolve("audit.jsonl"), "");
+        Path other = Files.writeString(dir.resolve("other.jsonl"), "");
+        Object before = JsonLinesAuditSink.regularFileKey(audit);
+        Object otherKey = JsonLinesAuditSink.regularFileKey(other);
+
+        Files.move(other, audit, StandardCopyOption.REPLACE_EXISTING);
+
+        assertThat(before).isNotNull().isNotEqualTo(otherKey);
+        assertThat(JsonLinesAuditSink.regularFileKey(audit)).isEqualTo(otherKey).isNotEqualTo(before);
     }
 
     @Test
