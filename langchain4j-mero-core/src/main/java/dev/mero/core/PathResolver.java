@@ -339,15 +339,14 @@ final class PathResolver {
 
     /** The outermost entry whose real or configured directory is a leading part of {@code names}. */
     private PathEntry outermostLexicalRoot(List<String> names) {
-        int outermost = -1;
+        int none = byDepth.size();
+        int outermost = none;
         for (int count = 0; count <= names.size(); count++) {
             for (int position : byLexicalRoot.getOrDefault(names.subList(0, count), List.of())) {
-                if (outermost < 0 || position < outermost) {
-                    outermost = position;
-                }
+                outermost = Math.min(outermost, position);
             }
         }
-        return outermost < 0 ? null : byDepth.get(outermost);
+        return outermost == none ? null : byDepth.get(outermost);
     }
 
     private static boolean startsWith(List<String> names, Path root) {

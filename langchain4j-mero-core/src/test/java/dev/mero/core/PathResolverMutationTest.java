@@ -127,6 +127,8 @@ class PathResolverMutationTest {
 
         assertThat(resolver.virtualised(sub + "/f.txt\n" + ws + "/notes.txt\n" + link + "/notes.txt\n"))
                 .isEqualTo("/sub/f.txt\n/ws/notes.txt\n/ws/notes.txt\n");
+        // a directory counts only where a whole path starts: 'mnt/<ws>' and 'x<ws>' are other paths
+        assertThat(resolver.virtualised("mnt/" + ws + " x" + ws)).isEqualTo("mnt/" + ws + " x" + ws);
         assertThat(resolver.virtualised("")).isEmpty();
     }
 

@@ -76,6 +76,17 @@ class JsonLinesAuditSinkTest {
     }
 
     @Test
+    void theOperatorOnlyDetailIsWrittenOnlyWhenAnEventHasOne() throws Exception {
+        AuditEvent event = AuditEvent.builder().type(AuditEventType.DENIED).action("READ: /ws/out")
+                .detail("resolves to '/srv/outside'").build();
+
+        JsonNode node = JSON.readTree(JsonLinesAuditSink.toJsonLine(event));
+
+        assertThat(node.get("detail").asText()).isEqualTo("resolves to '/srv/outside'");
+        assertThat(JSON.readTree(JsonLinesAuditSink.toJsonLine(event("/ws/a"))).has("detail")).isFalse();
+    }
+
+    @Test
     void absentValuesAreNull() throws Exception {
         byte[] line = JsonLinesAuditSink.toJsonLine(AuditEvent.builder().type(AuditEventType.ALLOWED).build());
 
