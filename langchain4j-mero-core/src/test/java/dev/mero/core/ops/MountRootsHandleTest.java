@@ -72,6 +72,7 @@ class MountRootsHandleTest {
         List<MountRoots.Handle> handles = fillWithNewMounts("m", MountRoots.MAX_OPEN);
 
         assertThat(handles).allSatisfy(handle -> assertThat(isOpen(handle.stream())).isTrue());
+        assertThat(MountRoots.openCount()).isEqualTo(MountRoots.MAX_OPEN);
 
         fillWithNewMounts("n", 1);
 
@@ -151,5 +152,23 @@ class MountRootsHandleTest {
 
         assertThat(isOpen(below.stream())).isFalse();
         assertThat(isOpen(kept.stream())).isTrue();
+        // the walk below borrowed the kept handle only while it walked: once evicted, the handle is closed
+        fillWithNewMounts("m", MountRoots.MAX_OPEN);
+        assertThat(isOpen(kept.stream())).isFalse();
+    }
+
+    @Test
+    void aListingReadsOneNameMoreThanAskedSoThatACutIsKnown() throws IOException {
+        PathEntry ws = mount("ws");
+        for (int i = 0; i < 5; i++) {
+            Files.writeString(ws.realPath().resolve("f" + i), "");
+        }
+
+        try (SecureDirectory directory = SecureDirectory.open(ws, ws.realPath())) {
+            assertThat(directory.names(2)).hasSize(3).allSatisfy(name -> assertThat(name).matches("f[0-4]"));
+        }
+        try (SecureDirectory directory = SecureDirectory.open(ws, ws.realPath())) {
+            assertThat(directory.names(10)).containsExactlyInAnyOrder("f0", "f1", "f2", "f3", "f4");
+        }
     }
 }
