@@ -5,6 +5,7 @@ import static dev.mero.core.Permission.READ;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
@@ -129,6 +130,28 @@ class GuardRetryBudgetTest {
                 .isInstanceOf(RetryBudgetExceededException.class);
         assertThatThrownBy(() -> context.guard(Operation.FILE_READ, "/etc/passwd"))
                 .isInstanceOf(PathAccessDeniedException.class);
+    }
+
+    @Test
+    void refusalsByTheHumanAreCountedAndTheFourthCallIsNotAskedAgain() {
+        AtomicInteger asked = new AtomicInteger();
+        SecurityContext approving = SecurityContext.builder().name("w")
+                .path(PathEntry.of(ws.toString(), "ws", READ))
+                .requireApproval(READ)
+                .approval(request -> {
+                    asked.incrementAndGet();
+                    return ApprovalDecision.DENIED;
+                })
+                .retryBudget(RetryBudget.builder().maxFailures(3).build())
+                .build();
+
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> approving.guard(Operation.FILE_READ, "/ws/x"))
+                    .isInstanceOf(ApprovalDeniedException.class);
+        }
+        assertThatThrownBy(() -> approving.guard(Operation.FILE_READ, "x"))
+                .isInstanceOf(RetryBudgetExceededException.class);
+        assertThat(asked).hasValue(3);
     }
 
     @Test
