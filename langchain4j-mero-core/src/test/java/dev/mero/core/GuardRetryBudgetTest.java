@@ -74,15 +74,19 @@ class GuardRetryBudgetTest {
     }
 
     @Test
-    void aGuardWithoutAnOutcomeHoldsNoneOfTheCallsRemainingFailures() {
-        for (int i = 0; i < 5; i++) {
-            assertThat(context.guard(Operation.FILE_READ, "/ws/x").realPath()).isEqualTo(ws.resolve("x"));
-        }
+    void aGuardWithoutAnOutcomeNeitherHoldsNorResetsTheCallsFailures() {
         AtomicInteger runs = new AtomicInteger();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 2; i++) {
             assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
                     .isInstanceOf(OperationFailedException.class);
         }
+        for (int i = 0; i < 5; i++) {
+            assertThat(context.guard(Operation.FILE_READ, "/ws/x").realPath()).isEqualTo(ws.resolve("x"));
+        }
+        assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                .isInstanceOf(OperationFailedException.class);
+        assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                .isInstanceOf(RetryBudgetExceededException.class);
         assertThat(runs).hasValue(3);
     }
 
@@ -126,8 +130,10 @@ class GuardRetryBudgetTest {
             assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "/ws/x"))
                     .isInstanceOf(PermissionDeniedException.class);
         }
+        // exhausted by the three refusals, not held by calls that never ended
         assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "./x"))
-                .isInstanceOf(RetryBudgetExceededException.class);
+                .isInstanceOf(RetryBudgetExceededException.class)
+                .hasMessageContaining("already failed 3 time(s) in a row and was not run again");
         assertThatThrownBy(() -> context.guard(Operation.FILE_READ, "/etc/passwd"))
                 .isInstanceOf(PathAccessDeniedException.class);
     }
@@ -150,8 +156,18 @@ class GuardRetryBudgetTest {
                     .isInstanceOf(ApprovalDeniedException.class);
         }
         assertThatThrownBy(() -> approving.guard(Operation.FILE_READ, "x"))
-                .isInstanceOf(RetryBudgetExceededException.class);
+                .isInstanceOf(RetryBudgetExceededException.class)
+                .hasMessageContaining("already failed 3 time(s) in a row and was not run again");
         assertThat(asked).hasValue(3);
+    }
+
+    @Test
+    void refusalsOfDifferentPathsAreCountedApart() {
+        for (String path : List.of("/ws/a", "/ws/b", "/ws/c", "/ws/d", "/etc/a", "/etc/b", "/etc/c", "/etc/d")) {
+            assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, path)).as(path)
+                    .isNotInstanceOf(RetryBudgetExceededException.class)
+                    .isInstanceOf(MeroToolsException.class);
+        }
     }
 
     @Test

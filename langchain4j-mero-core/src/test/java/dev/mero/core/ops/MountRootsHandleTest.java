@@ -52,6 +52,19 @@ class MountRootsHandleTest {
         return handles;
     }
 
+    /** The mount's kept handle, borrowed and released again: open, and used by no call. */
+    private static MountRoots.Handle keptHandle(PathEntry entry) throws IOException {
+        MountRoots.Handle handle = MountRoots.borrow(entry);
+        handle.release();
+        return handle;
+    }
+
+    /** Evicts every handle kept so far and checks that {@code handle}, which no call uses, was closed. */
+    private void assertClosedOnceEvicted(MountRoots.Handle handle) throws IOException {
+        fillWithNewMounts("m", MountRoots.MAX_OPEN);
+        assertThat(isOpen(handle.stream())).isFalse();
+    }
+
     @Test
     void aMountsHandleIsKeptAndSharedByEveryBorrower() throws IOException {
         PathEntry ws = mount("ws");
@@ -104,8 +117,7 @@ class MountRootsHandleTest {
     @Test
     void aDirectoryThatReplacedTheMountGetsItsOwnHandleAndTheOldMountIsRefused() throws IOException {
         PathEntry ws = mount("ws");
-        MountRoots.Handle kept = MountRoots.borrow(ws);
-        kept.release();
+        MountRoots.Handle kept = keptHandle(ws);
         Files.move(ws.realPath(), temp.resolve("moved-away"));
         Files.createDirectories(ws.realPath());
         PathEntry replacement = PathEntry.of(ws.realPath().toString(), "ws", Permission.READ);
@@ -124,25 +136,21 @@ class MountRootsHandleTest {
     @Test
     void theMountRootIsOpenedThroughItsKeptHandleAndClosingItOnlyEndsTheBorrow() throws IOException {
         PathEntry ws = mount("ws");
-        MountRoots.Handle kept = MountRoots.borrow(ws);
-        kept.release();
+        MountRoots.Handle kept = keptHandle(ws);
 
         SecureDirectory root = SecureDirectory.open(ws, ws.realPath());
         assertThat(root.stream()).isSameAs(kept.stream());
         root.close();
         assertThat(isOpen(kept.stream())).isTrue();
 
-        // the borrow really ended: once evicted, the unused handle is closed
-        fillWithNewMounts("m", MountRoots.MAX_OPEN);
-        assertThat(isOpen(kept.stream())).isFalse();
+        assertClosedOnceEvicted(kept); // the borrow really ended
     }
 
     @Test
     void aDirectoryBelowTheMountGetsAHandleOfItsOwnThatClosingCloses() throws IOException {
         PathEntry ws = mount("ws");
         Path sub = Files.createDirectories(ws.realPath().resolve("sub"));
-        MountRoots.Handle kept = MountRoots.borrow(ws);
-        kept.release();
+        MountRoots.Handle kept = keptHandle(ws);
 
         SecureDirectory below = SecureDirectory.open(ws, sub);
         assertThat(below.stream()).isNotSameAs(kept.stream());
@@ -152,9 +160,7 @@ class MountRootsHandleTest {
 
         assertThat(isOpen(below.stream())).isFalse();
         assertThat(isOpen(kept.stream())).isTrue();
-        // the walk below borrowed the kept handle only while it walked: once evicted, the handle is closed
-        fillWithNewMounts("m", MountRoots.MAX_OPEN);
-        assertThat(isOpen(kept.stream())).isFalse();
+        assertClosedOnceEvicted(kept); // the walk below borrowed the kept handle only while it walked
     }
 
     @Test
