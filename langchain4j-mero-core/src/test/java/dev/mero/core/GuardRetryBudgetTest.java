@@ -162,6 +162,16 @@ class GuardRetryBudgetTest {
     }
 
     @Test
+    void failuresOfDifferentPathsAreCountedApart() {
+        AtomicInteger runs = new AtomicInteger();
+        for (String path : List.of("/ws/x", "/ws/x", "/ws/x", "/ws/y")) {
+            assertThatThrownBy(() -> context.run(Operation.FILE_READ, path, null, null, t -> failing(runs)))
+                    .as(path).isInstanceOf(OperationFailedException.class);
+        }
+        assertThat(runs).hasValue(4);
+    }
+
+    @Test
     void refusalsOfDifferentPathsAreCountedApart() {
         for (String path : List.of("/ws/a", "/ws/b", "/ws/c", "/ws/d", "/etc/a", "/etc/b", "/etc/c", "/etc/d")) {
             assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, path)).as(path)
