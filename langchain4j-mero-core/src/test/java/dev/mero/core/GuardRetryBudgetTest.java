@@ -124,16 +124,23 @@ class GuardRetryBudgetTest {
         assertThat(runs).hasValue(5);
     }
 
-    @Test
-    void repeatedDenialsOfAGuardAreCountedToo() {
+    /**
+     * Guards {@code /ws/x} three times, each refused with {@code refusal}, then {@code ./x}: refused because the
+     * three refusals exhausted the call's budget, not because calls that never ended hold it.
+     */
+    private static void assertExhaustedAfterThreeRefusals(SecurityContext context, Operation operation,
+                                                          Class<? extends MeroToolsException> refusal) {
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "/ws/x"))
-                    .isInstanceOf(PermissionDeniedException.class);
+            assertThatThrownBy(() -> context.guard(operation, "/ws/x")).isInstanceOf(refusal);
         }
-        // exhausted by the three refusals, not held by calls that never ended
-        assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "./x"))
+        assertThatThrownBy(() -> context.guard(operation, "./x"))
                 .isInstanceOf(RetryBudgetExceededException.class)
                 .hasMessageContaining("already failed 3 time(s) in a row and was not run again");
+    }
+
+    @Test
+    void repeatedDenialsOfAGuardAreCountedToo() {
+        assertExhaustedAfterThreeRefusals(context, Operation.FILE_WRITE, PermissionDeniedException.class);
         assertThatThrownBy(() -> context.guard(Operation.FILE_READ, "/etc/passwd"))
                 .isInstanceOf(PathAccessDeniedException.class);
     }
@@ -151,13 +158,7 @@ class GuardRetryBudgetTest {
                 .retryBudget(RetryBudget.builder().maxFailures(3).build())
                 .build();
 
-        for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> approving.guard(Operation.FILE_READ, "/ws/x"))
-                    .isInstanceOf(ApprovalDeniedException.class);
-        }
-        assertThatThrownBy(() -> approving.guard(Operation.FILE_READ, "x"))
-                .isInstanceOf(RetryBudgetExceededException.class)
-                .hasMessageContaining("already failed 3 time(s) in a row and was not run again");
+        assertExhaustedAfterThreeRefusals(approving, Operation.FILE_READ, ApprovalDeniedException.class);
         assertThat(asked).hasValue(3);
     }
 
