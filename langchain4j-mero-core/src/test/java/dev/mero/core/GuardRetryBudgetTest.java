@@ -54,6 +54,12 @@ class GuardRetryBudgetTest {
         throw new OperationFailedException("failed.");
     }
 
+    /** Runs a read of {@code path} that fails, and checks that it ran and failed. */
+    private void failedRead(String path, AtomicInteger runs) {
+        assertThatThrownBy(() -> context.run(Operation.FILE_READ, path, null, null, t -> failing(runs))).as(path)
+                .isInstanceOf(OperationFailedException.class);
+    }
+
     @Test
     void respellingsOfOnePathShareOneBudget() {
         AtomicInteger runs = new AtomicInteger();
@@ -77,14 +83,12 @@ class GuardRetryBudgetTest {
     void aGuardWithoutAnOutcomeNeitherHoldsNorResetsTheCallsFailures() {
         AtomicInteger runs = new AtomicInteger();
         for (int i = 0; i < 2; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         for (int i = 0; i < 5; i++) {
             assertThat(context.guard(Operation.FILE_READ, "/ws/x").realPath()).isEqualTo(ws.resolve("x"));
         }
-        assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                .isInstanceOf(OperationFailedException.class);
+        failedRead("/ws/x", runs);
         assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
                 .isInstanceOf(RetryBudgetExceededException.class);
         assertThat(runs).hasValue(3);
@@ -94,8 +98,7 @@ class GuardRetryBudgetTest {
     void budgetRefusalsAreAuditedAsDenials() {
         AtomicInteger runs = new AtomicInteger();
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         events.clear();
 
@@ -113,13 +116,11 @@ class GuardRetryBudgetTest {
     void aSuccessResetsTheCanonicalCall() {
         AtomicInteger runs = new AtomicInteger();
         for (int i = 0; i < 2; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         assertThat(context.run(Operation.FILE_READ, "x", null, null, ResolvedPath::virtualPath)).isEqualTo("/ws/x");
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         assertThat(runs).hasValue(5);
     }
@@ -166,8 +167,7 @@ class GuardRetryBudgetTest {
     void failuresOfDifferentPathsAreCountedApart() {
         AtomicInteger runs = new AtomicInteger();
         for (String path : List.of("/ws/x", "/ws/x", "/ws/x", "/ws/y")) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, path, null, null, t -> failing(runs)))
-                    .as(path).isInstanceOf(OperationFailedException.class);
+            failedRead(path, runs);
         }
         assertThat(runs).hasValue(4);
     }
