@@ -13,6 +13,7 @@ import dev.mero.core.scope.ScopeSet;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.function.Function;
@@ -364,7 +365,7 @@ final class ActionGuard {
 
             @Override
             public String retryKey(ResolvedPath target) {
-                return target.virtualPath() + '\u0000' + (contentDigest == null ? "" : contentDigest);
+                return target.virtualPath() + '\u0000' + Objects.toString(contentDigest, "");
             }
 
             @Override
@@ -375,7 +376,7 @@ final class ActionGuard {
                 } catch (MeroToolsException uncovered) {
                     canonical = "unresolved\u0000" + path;
                 }
-                return canonical + '\u0000' + (contentDigest == null ? "" : contentDigest);
+                return canonical + '\u0000' + Objects.toString(contentDigest, "");
             }
         };
     }

@@ -135,7 +135,7 @@ public final class Messages {
             default -> {
                 if (isControlOrInvisible(cp)) {
                     out.append(cp <= 0xFF ? String.format("\\x%02x", cp)
-                            : cp <= 0xFFFF ? String.format("\\u%04x", cp) : String.format("\\U%08x", cp));
+                            : Character.isBmpCodePoint(cp) ? String.format("\\u%04x", cp) : String.format("\\U%08x", cp));
                 } else {
                     out.appendCodePoint(cp);
                 }

@@ -280,7 +280,7 @@ public final class PathEntry {
          */
         public Builder path(String path) {
             Objects.requireNonNull(path, "path");
-            if (path.isEmpty() || path.indexOf('\0') >= 0) {
+            if (path.isEmpty() || path.contains("\0")) {
                 throw new IllegalArgumentException("Invalid PathEntry path " + Messages.quote(path));
             }
             try {

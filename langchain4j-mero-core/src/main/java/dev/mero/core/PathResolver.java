@@ -161,17 +161,16 @@ final class PathResolver {
      * names are all plain directories, but for the last, which may be anything but a link or be missing, is
      * canonical as written. One {@code lstat} per name below the mount replaces the resolution of every name
      * from the file-system root (the mount itself is checked by {@link PathEntry#requireUnchanged}). Returns
-     * {@code null} at the first link, file-used-as-directory or error, for {@link #canonical} to decide.
+     * {@code null} at the first link or error (a file used as a directory fails the next name's {@code lstat}),
+     * for {@link #canonical} to decide.
      */
     private static Path canonicalBelow(Path root, Path lexical) {
         Path current = root;
-        int remaining = lexical.getNameCount() - root.getNameCount();
         for (Path name : root.relativize(lexical)) {
             if (name.toString().isEmpty()) {
                 return lexical;
             }
             current = current.resolve(name);
-            remaining--;
             BasicFileAttributes attributes;
             try {
                 attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -181,7 +180,7 @@ final class PathResolver {
             } catch (IOException | SecurityException e) {
                 return null;
             }
-            if (attributes.isSymbolicLink() || remaining > 0 && !attributes.isDirectory()) {
+            if (attributes.isSymbolicLink()) {
                 return null;
             }
         }
@@ -340,15 +339,14 @@ final class PathResolver {
 
     /** The outermost entry whose real or configured directory is a leading part of {@code names}. */
     private PathEntry outermostLexicalRoot(List<String> names) {
-        int outermost = -1;
+        int none = byDepth.size();
+        int outermost = none;
         for (int count = 0; count <= names.size(); count++) {
             for (int position : byLexicalRoot.getOrDefault(names.subList(0, count), List.of())) {
-                if (outermost < 0 || position < outermost) {
-                    outermost = position;
-                }
+                outermost = Math.min(outermost, position);
             }
         }
-        return outermost < 0 ? null : byDepth.get(outermost);
+        return outermost == none ? null : byDepth.get(outermost);
     }
 
     private static boolean startsWith(List<String> names, Path root) {
@@ -400,9 +398,6 @@ final class PathResolver {
      * ({@code /srv/ws2} is left alone).
      */
     String virtualised(String text) {
-        if (text.isEmpty()) {
-            return text;
-        }
         List<PathEntry> deepestFirst = new ArrayList<>(byDepth);
         java.util.Collections.reverse(deepestFirst);
         String result = text;

@@ -18,14 +18,13 @@ import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.store.PolicyStore;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -277,15 +276,13 @@ public final class SecurityPolicy {
                     throw new InvalidPolicyException(file, null, "changed while it was being opened", null);
                 }
                 channel.position(0); // a pipe cannot seek
-                ByteBuffer buffer = ByteBuffer.allocate(MAX_FILE_BYTES + 1);
-                while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-                    // read until the end of the file or one byte past the limit
-                }
-                if (buffer.position() > MAX_FILE_BYTES) {
+                // up to the end of the file or one byte past the limit
+                byte[] content = Channels.newInputStream(channel).readNBytes(MAX_FILE_BYTES + 1);
+                if (content.length > MAX_FILE_BYTES) {
                     throw new InvalidPolicyException(file, null, "the file is larger than " + MAX_FILE_BYTES
                             + " bytes", null);
                 }
-                return Arrays.copyOf(buffer.array(), buffer.position());
+                return content;
             }
         } catch (IOException e) {
             throw new InvalidPolicyException(file, null, "cannot be read (" + e.getClass().getSimpleName() + ")", e);

@@ -5,6 +5,7 @@ import static dev.mero.core.Permission.READ;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
@@ -53,6 +54,12 @@ class GuardRetryBudgetTest {
         throw new OperationFailedException("failed.");
     }
 
+    /** Runs a read of {@code path} that fails, and checks that it ran and failed. */
+    private void failedRead(String path, AtomicInteger runs) {
+        assertThatThrownBy(() -> context.run(Operation.FILE_READ, path, null, null, t -> failing(runs))).as(path)
+                .isInstanceOf(OperationFailedException.class);
+    }
+
     @Test
     void respellingsOfOnePathShareOneBudget() {
         AtomicInteger runs = new AtomicInteger();
@@ -73,11 +80,25 @@ class GuardRetryBudgetTest {
     }
 
     @Test
+    void aGuardWithoutAnOutcomeNeitherHoldsNorResetsTheCallsFailures() {
+        AtomicInteger runs = new AtomicInteger();
+        for (int i = 0; i < 2; i++) {
+            failedRead("/ws/x", runs);
+        }
+        for (int i = 0; i < 5; i++) {
+            assertThat(context.guard(Operation.FILE_READ, "/ws/x").realPath()).isEqualTo(ws.resolve("x"));
+        }
+        failedRead("/ws/x", runs);
+        assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
+                .isInstanceOf(RetryBudgetExceededException.class);
+        assertThat(runs).hasValue(3);
+    }
+
+    @Test
     void budgetRefusalsAreAuditedAsDenials() {
         AtomicInteger runs = new AtomicInteger();
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         events.clear();
 
@@ -95,27 +116,69 @@ class GuardRetryBudgetTest {
     void aSuccessResetsTheCanonicalCall() {
         AtomicInteger runs = new AtomicInteger();
         for (int i = 0; i < 2; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         assertThat(context.run(Operation.FILE_READ, "x", null, null, ResolvedPath::virtualPath)).isEqualTo("/ws/x");
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> context.run(Operation.FILE_READ, "/ws/x", null, null, t -> failing(runs)))
-                    .isInstanceOf(OperationFailedException.class);
+            failedRead("/ws/x", runs);
         }
         assertThat(runs).hasValue(5);
     }
 
+    /**
+     * Guards {@code /ws/x} three times, each refused with {@code refusal}, then {@code ./x}: refused because the
+     * three refusals exhausted the call's budget, not because calls that never ended hold it.
+     */
+    private static void assertExhaustedAfterThreeRefusals(SecurityContext context, Operation operation,
+                                                          Class<? extends MeroToolsException> refusal) {
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> context.guard(operation, "/ws/x")).isInstanceOf(refusal);
+        }
+        assertThatThrownBy(() -> context.guard(operation, "./x"))
+                .isInstanceOf(RetryBudgetExceededException.class)
+                .hasMessageContaining("already failed 3 time(s) in a row and was not run again");
+    }
+
     @Test
     void repeatedDenialsOfAGuardAreCountedToo() {
-        for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "/ws/x"))
-                    .isInstanceOf(PermissionDeniedException.class);
-        }
-        assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, "./x"))
-                .isInstanceOf(RetryBudgetExceededException.class);
+        assertExhaustedAfterThreeRefusals(context, Operation.FILE_WRITE, PermissionDeniedException.class);
         assertThatThrownBy(() -> context.guard(Operation.FILE_READ, "/etc/passwd"))
                 .isInstanceOf(PathAccessDeniedException.class);
+    }
+
+    @Test
+    void refusalsByTheHumanAreCountedAndTheFourthCallIsNotAskedAgain() {
+        AtomicInteger asked = new AtomicInteger();
+        SecurityContext approving = SecurityContext.builder().name("w")
+                .path(PathEntry.of(ws.toString(), "ws", READ))
+                .requireApproval(READ)
+                .approval(request -> {
+                    asked.incrementAndGet();
+                    return ApprovalDecision.DENIED;
+                })
+                .retryBudget(RetryBudget.builder().maxFailures(3).build())
+                .build();
+
+        assertExhaustedAfterThreeRefusals(approving, Operation.FILE_READ, ApprovalDeniedException.class);
+        assertThat(asked).hasValue(3);
+    }
+
+    @Test
+    void failuresOfDifferentPathsAreCountedApart() {
+        AtomicInteger runs = new AtomicInteger();
+        for (String path : List.of("/ws/x", "/ws/x", "/ws/x", "/ws/y")) {
+            failedRead(path, runs);
+        }
+        assertThat(runs).hasValue(4);
+    }
+
+    @Test
+    void refusalsOfDifferentPathsAreCountedApart() {
+        for (String path : List.of("/ws/a", "/ws/b", "/ws/c", "/ws/d", "/etc/a", "/etc/b", "/etc/c", "/etc/d")) {
+            assertThatThrownBy(() -> context.guard(Operation.FILE_WRITE, path)).as(path)
+                    .isNotInstanceOf(RetryBudgetExceededException.class)
+                    .isInstanceOf(MeroToolsException.class);
+        }
     }
 
     @Test

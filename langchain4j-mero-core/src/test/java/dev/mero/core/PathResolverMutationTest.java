@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +68,68 @@ class PathResolverMutationTest {
         assertThat(resolved.virtualPath()).isEqualTo("/ws");
         assertThat(resolved.realPath()).isEqualTo(ws);
         assertThat(resolved.isMountRoot()).isTrue();
+    }
+
+    @Test
+    void aHostPathThroughANestedEntryMayClimbBackInsideTheOutermostEntryWhateverTheConfigurationOrder() {
+        SecurityContext context = SecurityContext.builder().name("c")
+                .path(PathEntry.of(sub.toString(), "sub", READ))
+                .path(PathEntry.of(ws.toString(), "ws", READ))
+                .build();
+
+        ResolvedPath notes = context.checkPath(sub + "/../notes.txt");
+
+        assertThat(notes.virtualPath()).isEqualTo("/ws/notes.txt");
+        assertThat(notes.realPath()).isEqualTo(ws.resolve("notes.txt"));
+    }
+
+    @Test
+    void anEntryConfiguredThroughALinkIsFoundByBothItsDirectoriesButNeverClimbedOutOf() throws IOException {
+        Path real = Files.createDirectories(root.resolve("deep").resolve("ws"));
+        Files.writeString(real.resolve("notes.txt"), "notes");
+        Path link = Files.createSymbolicLink(root.resolve("link"), real);
+        SecurityContext context = SecurityContext.builder().name("c")
+                .path(PathEntry.of(link.toString(), "ws", READ)).build();
+
+        ResolvedPath mount = context.checkPath(real.toString());
+        assertThat(mount.isMountRoot()).isTrue();
+        assertThat(mount.realPath()).isEqualTo(real);
+        assertThat(context.checkPath(link + "/notes.txt").realPath()).isEqualTo(real.resolve("notes.txt"));
+        // the configured directory is a mount too: '..' may not leave it, even to land back inside by another way
+        assertThatThrownBy(() -> context.checkPath(link + "/../deep/ws/notes.txt"))
+                .isInstanceOf(PathAccessDeniedException.class)
+                .hasMessage("Path '" + link + "/../deep/ws/notes.txt' (resolves outside the mounted entries) is not "
+                        + "covered by any PathEntry in context 'c'.");
+    }
+
+    @Test
+    void aMountTurnedIntoALinkIsExplainedAsChangedForTheMountAndForAMissingName() throws IOException {
+        Path elsewhere = Files.createDirectories(root.resolve("elsewhere"));
+        SecurityContext context = SecurityContext.builder().name("c")
+                .path(PathEntry.of(ws.toString(), "ws", READ, WRITE)).build();
+        Files.move(ws, root.resolve("ws-old"));
+        Files.createSymbolicLink(ws, elsewhere);
+
+        for (String path : new String[] {"/ws", "/ws/new.txt"}) {
+            assertThatThrownBy(() -> context.checkPath(path)).as(path)
+                    .isInstanceOf(PathAccessDeniedException.class)
+                    .hasMessageContaining("The mount '/ws' in context 'c' is no longer the directory it was")
+                    .hasMessageNotContaining(root.toString());
+        }
+    }
+
+    @Test
+    void commandOutputNamesEachHostDirectoryByItsInnermostMountAndByItsConfiguredSpelling() throws IOException {
+        Path link = Files.createSymbolicLink(root.resolve("link"), ws);
+        PathResolver resolver = new PathResolver("c", List.of(
+                PathEntry.of(sub.toString(), "sub", READ),
+                PathEntry.of(link.toString(), "ws", READ)), EnumSet.allOf(Permission.class));
+
+        assertThat(resolver.virtualised(sub + "/f.txt\n" + ws + "/notes.txt\n" + link + "/notes.txt\n"))
+                .isEqualTo("/sub/f.txt\n/ws/notes.txt\n/ws/notes.txt\n");
+        // a directory counts only where a whole path starts: 'mnt/<ws>' and 'x<ws>' are other paths
+        assertThat(resolver.virtualised("mnt/" + ws + " x" + ws)).isEqualTo("mnt/" + ws + " x" + ws);
+        assertThat(resolver.virtualised("")).isEmpty();
     }
 
     @Test

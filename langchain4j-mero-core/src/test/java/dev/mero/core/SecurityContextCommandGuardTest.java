@@ -65,6 +65,32 @@ class SecurityContextCommandGuardTest {
     }
 
     @Test
+    void anAllowedCommandIsAuditedWithItsRealWorkingDirectoryAndNoContentDigest() {
+        base().build().guardCommand("ls -a", "sub");
+
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(AuditEventType.ALLOWED);
+            assertThat(e.targets()).containsExactly("working directory /ws/sub -> " + ws.resolve("sub"));
+            // a command carries no content: only file writes and edits are bound to a digest
+            assertThat(e.contentDigest()).isEmpty();
+        });
+    }
+
+    @Test
+    void aRefusedRunIsAuditedUnderTheCommandLineAsTheAgentWroteIt() {
+        SecurityContext context = base().build();
+
+        assertThatThrownBy(() -> context.runCommand("cat notes.txt", null)).isInstanceOf(CommandDeniedException.class);
+
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(AuditEventType.DENIED);
+            assertThat(e.subject()).contains("cat notes.txt");
+            assertThat(e.action()).contains("EXECUTE: cat notes.txt");
+            assertThat(e.contentDigest()).isEmpty();
+        });
+    }
+
+    @Test
     void theSeedMessagesReachTheCaller() {
         SecurityContext context = base().denyCommand("ls -R").build();
 

@@ -31,7 +31,7 @@ final class SearchText implements ToolOperation {
     private final int threads;
 
     SearchText(SecurityContext context, OperationLimits limits) {
-        this(context, limits, Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1);
+        this(context, limits, Math.min(2, Runtime.getRuntime().availableProcessors()));
     }
 
     /**

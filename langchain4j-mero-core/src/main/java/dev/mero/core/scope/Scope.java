@@ -221,13 +221,12 @@ public final class Scope {
         });
     }
 
-    static Scope requireConcrete(Scope required) {
+    static void requireConcrete(Scope required) {
         Objects.requireNonNull(required, "required");
         if (!required.isConcrete()) {
             throw new IllegalArgumentException("Invalid required scope " + Messages.quote(required.toString())
                     + ": " + CONCRETE + ".");
         }
-        return required;
     }
 
     private static boolean isTokenChar(int cp) {

@@ -94,6 +94,27 @@ class AuditLogTest {
     }
 
     @Test
+    void aSinkThatRecoveredIsReportedAgainWhenItFailsAgain() {
+        IOException failure = new IOException("disk full");
+        AtomicBoolean failing = new AtomicBoolean(true);
+        AuditSink flaky = e -> {
+            if (failing.get()) {
+                throw failure;
+            }
+        };
+        AuditLog log = new AuditLog(logger, List.of(flaky));
+
+        log.record(event(AuditEventType.DENIED));
+        log.record(event(AuditEventType.DENIED));
+        failing.set(false);
+        log.record(event(AuditEventType.ALLOWED));
+        failing.set(true);
+        log.record(event(AuditEventType.DENIED));
+
+        verify(logger, times(2)).error(anyString(), same(flaky), same(failure));
+    }
+
+    @Test
     void aSinkThrowingAnErrorIsContainedAndReported() {
         AssertionError failure = new AssertionError("sink bug");
         AuditSink broken = e -> {

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -72,6 +73,17 @@ class JsonLinesAuditSinkTest {
                 .isEqualTo("Action 'WRITE: /ws/a.txt' was not approved for context 'worker_1'.");
         assertThat(node.get("error_code").asText()).isEqualTo("approval_denied");
         assertThat(node.get("request_id").asText()).isEqualTo("r-1");
+    }
+
+    @Test
+    void theOperatorOnlyDetailIsWrittenOnlyWhenAnEventHasOne() throws Exception {
+        AuditEvent event = AuditEvent.builder().type(AuditEventType.DENIED).action("READ: /ws/out")
+                .detail("resolves to '/srv/outside'").build();
+
+        JsonNode node = JSON.readTree(JsonLinesAuditSink.toJsonLine(event));
+
+        assertThat(node.get("detail").asText()).isEqualTo("resolves to '/srv/outside'");
+        assertThat(JSON.readTree(JsonLinesAuditSink.toJsonLine(event("/ws/a"))).has("detail")).isFalse();
     }
 
     @Test
@@ -159,6 +171,19 @@ class JsonLinesAuditSinkTest {
         }
 
         assertThat(Files.readAllLines(file)).hasSize(2);
+    }
+
+    @Test
+    void aRegularFileIsKnownByItsOwnIdentityNotByItsPath() throws Exception {
+        Path audit = Files.writeString(dir.resolve("audit.jsonl"), "");
+        Path other = Files.writeString(dir.resolve("other.jsonl"), "");
+        Object before = JsonLinesAuditSink.regularFileKey(audit);
+        Object otherKey = JsonLinesAuditSink.regularFileKey(other);
+
+        Files.move(other, audit, StandardCopyOption.REPLACE_EXISTING);
+
+        assertThat(before).isNotNull().isNotEqualTo(otherKey);
+        assertThat(JsonLinesAuditSink.regularFileKey(audit)).isEqualTo(otherKey).isNotEqualTo(before);
     }
 
     @Test

@@ -282,4 +282,25 @@ class ToolErrorTest {
         assertThatThrownBy(() -> ToolError.fromJson(" ".repeat(ToolError.MAX_JSON_LENGTH + 1)))
                 .hasMessage("ToolError JSON of 65537 characters is longer than 65536");
     }
+
+    @Test
+    void theStatusRangeAndARetryAfterOfZeroAreAccepted() {
+        for (int status : new int[] {100, 599}) {
+            assertThat(ToolError.builder().errorCode("custom").message("m").status(status).build().status())
+                    .isEqualTo(status);
+        }
+        assertThatThrownBy(() -> ToolError.builder().errorCode("custom").message("m").status(99).build())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(ToolError.builder().errorCode(ErrorCode.RATE_LIMITED).message("m").retryAfterSeconds(0).build()
+                .retryAfterSeconds()).isZero();
+    }
+
+    @Test
+    void aJsonEnvelopeOfExactlyTheMaximumLengthIsParsed() {
+        String json = "{\"error_code\":\"invalid_input\",\"message\":\"Bad.\",\"status\":400,\"retry\":false}";
+        String padded = json + " ".repeat(ToolError.MAX_JSON_LENGTH - json.length());
+
+        assertThat(padded).hasSize(ToolError.MAX_JSON_LENGTH);
+        assertThat(ToolError.fromJson(padded).errorCode()).isEqualTo("invalid_input");
+    }
 }

@@ -139,4 +139,34 @@ class ScopeTest {
         assertThat(Scope.parse("files:file:*").isConcrete()).isFalse();
         assertThat(Scope.parse("files::").isConcrete()).isFalse();
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        "files:*:*,      files:file:read, true",
+        "files:*:*,      files:*:*,       true",
+        "files:*:read,   files:file:read, true",
+        "files:*:read,   files:*:read,    true",
+        "files:*:read,   files:*:*,       false",
+        "files:*:read,   files:file:write, false",
+        "files:file:*,   files:file:read, true",
+        "files:file:*,   files:dir:read,  false",
+        "files:file:*,   files:*:read,    false",
+        "files:file:read, files:file:read, true",
+        "files:file:read, files:file:write, false",
+        "files:*:*,      orders:*:*,      false"
+    })
+    void aGrantIncludesOnlyGrantsThatAreTheSameOrNarrower(String grant, String other, boolean included) {
+        assertThat(Scope.parse(grant).includes(Scope.parse(other))).isEqualTo(included);
+    }
+
+    @Test
+    void scopesAreEqualOnlyWhenEveryPartIs() {
+        Scope scope = Scope.parse("files:file:read");
+
+        assertThat(scope).isEqualTo(Scope.parse("FILES:File:READ"))
+                .isNotEqualTo(Scope.parse("orders:file:read"))
+                .isNotEqualTo(Scope.parse("files:dir:read"))
+                .isNotEqualTo(Scope.parse("files:file:write"))
+                .isNotEqualTo("files:file:read");
+    }
 }
