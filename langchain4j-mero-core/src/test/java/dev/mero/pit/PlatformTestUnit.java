@@ -21,13 +21,11 @@ import org.pitest.testapi.ResultCollector;
 final class PlatformTestUnit extends AbstractTestUnit implements ExecutedInDiscovery {
 
     private final Launcher launcher;
-    private final String uniqueId;
     private final String engineId;
 
     PlatformTestUnit(Launcher launcher, Class<?> testClass, String uniqueId) {
         super(new Description(uniqueId, testClass));
         this.launcher = launcher;
-        this.uniqueId = uniqueId;
         this.engineId = UniqueId.parse(uniqueId).getEngineId().orElseThrow();
     }
 
@@ -37,7 +35,7 @@ final class PlatformTestUnit extends AbstractTestUnit implements ExecutedInDisco
         collector.notifyStart(getDescription());
         // only the unit's own engine: another engine would still be asked to discover, and to run its empty tree
         launcher.execute(LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectUniqueId(uniqueId))
+                .selectors(selectUniqueId(getDescription().getName()))
                 .filters(EngineFilter.includeEngines(engineId))
                 .build(), outcome);
         if (outcome.failure != null) {
