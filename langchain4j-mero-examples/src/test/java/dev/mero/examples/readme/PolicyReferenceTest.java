@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mero.core.InvalidPolicyException;
+import dev.mero.core.PathEntry;
+import dev.mero.core.SecurityContext;
 import dev.mero.core.SecurityPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,6 +60,28 @@ class PolicyReferenceTest {
                 .isInstanceOf(InvalidPolicyException.class)
                 .hasMessageContaining("limits." + PROBE)
                 .hasMessageContaining("(known keys: rate, retry_budget)");
+    }
+
+    @Test
+    void theFullExampleOfThePageLoadsAndUsesEverySection() throws IOException {
+        String page = DocPages.read(DocPages.docs("policy-files.md"));
+        String example = page.substring(page.indexOf("```yaml\n", page.indexOf("A policy with every section")) + 8);
+        example = example.substring(0, example.indexOf("```"));
+        for (String section : List.of("name", "permissions", "paths", "commands", "approval", "scopes", "limits",
+                "audit", "store")) {
+            assertThat(example).as("the example shows '%s'", section).containsPattern("(?m)^" + section + ":");
+        }
+        Files.createDirectories(tmp.resolve("workspace"));
+        Files.createDirectories(tmp.resolve("docs"));
+        Files.createDirectories(tmp.resolve("audit"));
+        // the store section needs langchain4j-mero-postgres and a database (its own tests load such a policy)
+        Path policy = Files.writeString(tmp.resolve("policy.yaml"), example.substring(0, example.indexOf("\nstore:")));
+
+        SecurityContext context = SecurityPolicy.load(policy);
+
+        assertThat(context.name()).isEqualTo("worker_1");
+        assertThat(context.paths()).extracting(PathEntry::slug).containsExactly("ws", "docs");
+        assertThat(context.commandSandbox().network()).isFalse();
     }
 
     /** Records the keys the mapping at {@code place} accepts and explores each of them. */
