@@ -123,6 +123,11 @@ final class SearchText implements ToolOperation {
         for (SearchBatch.Searched searched : batch) {
             FileScanner.Found found = searched.found();
             if (!found.searched) {
+                if (found.timedOut) {
+                    // a worker did not reach it by the deadline (blocked on a pipe swapped in)
+                    results.timedOut = true;
+                    return false;
+                }
                 continue;
             }
             results.files++;

@@ -57,6 +57,9 @@ final class SecureDirectory implements Closeable {
     /** The caller's use and every open in progress; the stream is closed when it reaches 0. */
     private final AtomicInteger users = new AtomicInteger(1);
 
+    /** Runs between an entry's type check and its open, with the entry's name: tests swap the entry there. */
+    static volatile Consumer<String> beforeOpen = name -> { };
+
     private SecureDirectory(Path path, SecureDirectoryStream<Path> stream) {
         this(path, stream, null);
     }
@@ -174,6 +177,7 @@ final class SecureDirectory implements Closeable {
         if (!attributes.isDirectory()) {
             throw new NotDirectoryException(name);
         }
+        beforeOpen.accept(name);
         SecureDirectoryStream<Path> opened = BoundedOpen.open(
                 () -> stream.newDirectoryStream(file, LinkOption.NOFOLLOW_LINKS), retain(), releaser(file));
         return new SecureDirectory(path.resolve(file), opened);
@@ -262,6 +266,7 @@ final class SecureDirectory implements Closeable {
         Set<OpenOption> noFollow = new HashSet<>(List.of(options));
         noFollow.add(LinkOption.NOFOLLOW_LINKS);
         Optional<BasicFileAttributes> before = requireNoPipe(file, name);
+        beforeOpen.accept(name);
         SeekableByteChannel channel = BoundedOpen.open(() -> stream.newByteChannel(file, noFollow), retain(),
                 releaser(file));
         try {
