@@ -89,7 +89,7 @@ final class TreeWalk {
          */
         String unusableNote() {
             return unusableNames == 0 ? "" : "\n[" + unusableNames + (unusableNames == 1 ? " name was" : " names were")
-                    + " skipped: " + UnusableName.NOTE.substring(1, UnusableName.NOTE.length() - 1) + ".]";
+                    + " skipped: " + UnusableName.WHY + ".]";
         }
     }
 

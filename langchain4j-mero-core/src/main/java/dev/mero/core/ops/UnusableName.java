@@ -11,9 +11,11 @@ import java.nio.file.Path;
  */
 final class UnusableName {
 
+    /** Why such a name cannot be read, and the fix. */
+    static final String WHY = "the JVM's file-name encoding is " + FileNameEncoding.charset() + ", not UTF-8, so it "
+            + "cannot be read; start the JVM with " + FileNameEncoding.FIX;
     /** What a listing appends to such a name. */
-    static final String NOTE = "[name not readable: the JVM's file-name encoding is " + FileNameEncoding.charset()
-            + ", not UTF-8; start it with " + FileNameEncoding.FIX + "]";
+    static final String NOTE = "[name not readable: " + WHY + "]";
 
     private UnusableName() {
     }
