@@ -155,6 +155,8 @@ final class BoundedOpen {
             } catch (Throwable t) {
                 failed = t;
             }
+            // let go of the directory before the caller hears of it, so that the caller's close is the last one
+            closeQuietly(keep);
             boolean unwanted;
             synchronized (this) {
                 opened = result;
@@ -166,7 +168,6 @@ final class BoundedOpen {
             if (unwanted) {
                 closeQuietly(result);
             }
-            closeQuietly(keep);
         }
 
         T await(Runnable release) throws IOException {

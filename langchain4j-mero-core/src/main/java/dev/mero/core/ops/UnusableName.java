@@ -12,8 +12,10 @@ import java.nio.file.Path;
 final class UnusableName {
 
     /** Why such a name cannot be read, and the fix. */
-    static final String WHY = "the JVM's file-name encoding is " + FileNameEncoding.charset() + ", not UTF-8, so it "
-            + "cannot be read; start the JVM with " + FileNameEncoding.FIX;
+    static final String WHY = FileNameEncoding.isUtf8()
+            ? "its bytes are not valid UTF-8, the JVM's file-name encoding, so it cannot be read; rename it"
+            : "the JVM's file-name encoding is " + FileNameEncoding.charset() + ", not UTF-8, so it cannot be read; "
+                    + "start the JVM with " + FileNameEncoding.FIX;
     /** What a listing appends to such a name. */
     static final String NOTE = "[name not readable: " + WHY + "]";
 

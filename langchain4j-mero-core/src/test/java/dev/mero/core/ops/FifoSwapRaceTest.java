@@ -112,6 +112,18 @@ class FifoSwapRaceTest {
     }
 
     @Test
+    void aFileSwappedForAPipeBeforeAnAppendIsRefusedAndNothingIsWritten() throws IOException {
+        SecureDirectory.beforeOpen = swapForFifo(w.ws, "notes.txt");
+
+        String text = assertTimeoutPreemptively(BOUND, () -> OpsWorkspace.modelText(ops, "append_file",
+                "{\"path\":\"/ws/notes.txt\",\"content\":\"more\"}"));
+
+        assertThat(text).isEqualTo("Error: Could not append to '/ws/notes.txt': it is a pipe, device or socket, not "
+                + "a regular file or directory.");
+        assertThat(Files.isRegularFile(w.ws.resolve("notes.txt"))).isFalse();
+    }
+
+    @Test
     void aDirectorySwappedForAPipeBeforeItsOpenIsRefused() throws IOException {
         Files.createDirectories(w.ws.resolve("dir"));
         SecureDirectory.beforeOpen = swapForFifo(w.ws, "dir");
