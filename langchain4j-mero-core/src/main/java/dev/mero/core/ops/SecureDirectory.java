@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +50,10 @@ import java.util.function.Predicate;
  * <p>Fails closed where the platform offers no {@link SecureDirectoryStream}.
  */
 final class SecureDirectory implements Closeable {
+
+    /** The file-type bits of {@code st_mode}, and the type of a FIFO. */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
 
     private final Path path;
     private final SecureDirectoryStream<Path> stream;
@@ -282,7 +287,7 @@ final class SecureDirectory implements Closeable {
     private Optional<BasicFileAttributes> requireNoPipe(Path file, String name) throws IOException {
         Optional<BasicFileAttributes> attributes = attributes(file);
         if (attributes.isPresent() && attributes.get().isOther()) {
-            throw notAFile(name);
+            throw notAFile();
         }
         return attributes;
     }
@@ -298,18 +303,18 @@ final class SecureDirectory implements Closeable {
                 channel.position();
                 return;
             } catch (IOException e) {
-                throw notAFile(file.toString());
+                throw notAFile();
             }
         }
         Optional<BasicFileAttributes> after = attributes(file);
         boolean same = after.isPresent() && after.get().isRegularFile()
-                && (before.isEmpty() || java.util.Objects.equals(before.get().fileKey(), after.get().fileKey()));
+                && (before.isEmpty() || Objects.equals(before.get().fileKey(), after.get().fileKey()));
         if (!same) {
-            throw notAFile(file.toString());
+            throw notAFile();
         }
     }
 
-    private static FileSystemException notAFile(String name) {
+    private static FileSystemException notAFile() {
         return new FileSystemException(null, null, "it is a pipe, device or socket, not a regular file or directory");
     }
 
@@ -359,9 +364,6 @@ final class SecureDirectory implements Closeable {
         Object mode = Files.getAttribute(path.resolve(file), "unix:mode", LinkOption.NOFOLLOW_LINKS);
         return mode instanceof Integer bits && (bits & S_IFMT) == S_IFIFO;
     }
-
-    private static final int S_IFMT = 0170000;
-    private static final int S_IFIFO = 0010000;
 
     private void closeQuietly() {
         try {

@@ -100,12 +100,16 @@ class FifoSwapRaceTest {
         };
     }
 
+    /** A call through the operations, bounded: a regression fails instead of hanging the suite. */
+    private String call(String tool, String json) {
+        return assertTimeoutPreemptively(BOUND, () -> OpsWorkspace.modelText(ops, tool, json));
+    }
+
     @Test
     void aFileSwappedForAPipeBeforeItsOpenIsRefused() {
         SecureDirectory.beforeOpen = swapForFifo(w.ws, "notes.txt");
 
-        String text = assertTimeoutPreemptively(BOUND,
-                () -> OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/notes.txt\"}"));
+        String text = call("read_file", "{\"path\":\"/ws/notes.txt\"}");
 
         assertThat(text).isEqualTo("Error: Could not read '/ws/notes.txt': it is a pipe, device or socket, not a "
                 + "regular file or directory.");
@@ -115,8 +119,7 @@ class FifoSwapRaceTest {
     void aFileSwappedForAPipeBeforeAnAppendIsRefusedAndNothingIsWritten() throws IOException {
         SecureDirectory.beforeOpen = swapForFifo(w.ws, "notes.txt");
 
-        String text = assertTimeoutPreemptively(BOUND, () -> OpsWorkspace.modelText(ops, "append_file",
-                "{\"path\":\"/ws/notes.txt\",\"content\":\"more\"}"));
+        String text = call("append_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"more\"}");
 
         assertThat(text).isEqualTo("Error: Could not append to '/ws/notes.txt': it is a pipe, device or socket, not "
                 + "a regular file or directory.");
@@ -128,8 +131,7 @@ class FifoSwapRaceTest {
         Files.createDirectories(w.ws.resolve("dir"));
         SecureDirectory.beforeOpen = swapForFifo(w.ws, "dir");
 
-        String text = assertTimeoutPreemptively(BOUND,
-                () -> OpsWorkspace.modelText(ops, "list_directory", "{\"path\":\"/ws/dir\"}"));
+        String text = call("list_directory", "{\"path\":\"/ws/dir\"}");
 
         assertThat(text).isEqualTo("Error: '/ws/dir' is not a directory or does not exist.");
     }
@@ -140,8 +142,7 @@ class FifoSwapRaceTest {
         Files.writeString(w.ws.resolve("sub/a.txt"), "a\n");
         SecureDirectory.beforeOpen = swapForFifo(w.ws.resolve("sub"), "a.txt", w.ws.resolve("moved"));
 
-        String text = assertTimeoutPreemptively(BOUND,
-                () -> OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/sub/a.txt\"}"));
+        String text = call("read_file", "{\"path\":\"/ws/sub/a.txt\"}");
 
         assertThat(text).isEqualTo("Error: Could not read '/ws/sub/a.txt': it did not open within 2000 ms; it is "
                 + "not a regular file or directory (a pipe or device in its place?).");
@@ -153,8 +154,7 @@ class FifoSwapRaceTest {
         Files.writeString(w.ws.resolve("d1/d2/a.txt"), "a\n");
         SecureDirectory.beforeOpen = swapForFifo(w.ws.resolve("d1"), "d2", w.ws.resolve("moved"));
 
-        String text = assertTimeoutPreemptively(BOUND,
-                () -> OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/d1/d2/a.txt\"}"));
+        String text = call("read_file", "{\"path\":\"/ws/d1/d2/a.txt\"}");
 
         assertThat(text).startsWith("Error: Could not read '/ws/d1/d2/a.txt': it did not open within 2000 ms");
     }
@@ -165,8 +165,7 @@ class FifoSwapRaceTest {
         Files.writeString(w.ws.resolve("b.txt"), "needle two\n");
         SecureDirectory.beforeOpen = swapForFifo(w.ws, "a.txt");
 
-        String text = assertTimeoutPreemptively(BOUND,
-                () -> OpsWorkspace.modelText(ops, "search_text", "{\"path\":\"/ws\",\"pattern\":\"needle\"}"));
+        String text = call("search_text", "{\"path\":\"/ws\",\"pattern\":\"needle\"}");
 
         assertThat(text).contains("/ws/b.txt:1: needle two").doesNotContain("a.txt").doesNotContain("Incomplete");
     }
