@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs an {@code open} that could block on a thread of its own, so that the caller waits a bounded time.
@@ -33,6 +34,9 @@ final class BoundedOpen {
     static final long GIVE_UP_AFTER_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** The most opener threads at once, blocked ones included. */
     static final int MAX_THREADS = 32;
+
+    /** How often a task is offered again, a millisecond apart, while every opener thread is busy. */
+    private static final int START_ATTEMPTS = 20;
 
     private static final ThreadLocal<Boolean> BOUNDED = ThreadLocal.withInitial(() -> false);
 
@@ -107,18 +111,19 @@ final class BoundedOpen {
         return start(release);
     }
 
+    /** Hands a task to an opener thread; when all are busy, waits a little for one that is about to be free. */
     private static boolean start(Runnable task) {
-        try {
-            OPENERS.execute(task);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                OPENERS.execute(task);
+                return true;
+            } catch (RejectedExecutionException e) {
+                if (attempt == START_ATTEMPTS) {
+                    return false;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
         }
-    }
-
-    /** How many opener threads exist now, blocked ones included; for tests. */
-    static int threads() {
-        return OPENERS.getPoolSize();
     }
 
     private static void closeQuietly(Closeable closeable) {
