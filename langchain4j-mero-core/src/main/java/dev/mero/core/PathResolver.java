@@ -3,6 +3,7 @@ package dev.mero.core;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -82,8 +83,14 @@ final class PathResolver {
 
     ResolvedPath resolve(String input, Set<Permission> needed) {
         List<String> names = PathSyntax.components(input);
-        Path real = input.startsWith("/") ? absolute(input, names) : relative(input, names);
-        return decide(input, real, needed);
+        try {
+            Path real = input.startsWith("/") ? absolute(input, names) : relative(input, names);
+            return decide(input, real, needed);
+        } catch (InvalidPathException e) {
+            // a name the JVM's file-name encoding cannot represent (a non-UTF-8 locale): the cause and the fix
+            throw new OperationFailedException("Path " + Messages.quote(input) + " cannot be used: "
+                    + FileNameEncoding.unusableNameReason() + ".", e);
+        }
     }
 
     private Path relative(String input, List<String> names) {

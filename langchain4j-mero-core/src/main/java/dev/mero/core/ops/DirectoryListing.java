@@ -31,6 +31,7 @@ final class DirectoryListing {
      */
     static String render(String virtualPath, SecureDirectory directory, int maxEntries) throws IOException {
         TreeSet<String> shown = new TreeSet<>();
+        TreeSet<String> unusable = new TreeSet<>();
         int[] total = {0};
         boolean[] incomplete = {false};
         directory.scan(name -> {
@@ -44,7 +45,17 @@ final class DirectoryListing {
                 shown.pollLast();
             }
             return true;
+        }, escaped -> {
+            // a name the JVM cannot represent is shown by its bytes, after the others
+            total[0]++;
+            unusable.add(escaped);
+            if (unusable.size() > maxEntries) {
+                unusable.pollLast();
+            }
         });
+        while (shown.size() + unusable.size() > maxEntries && !unusable.isEmpty()) {
+            unusable.pollLast();
+        }
         if (total[0] == 0) {
             return Messages.quote(virtualPath) + " is an empty directory.";
         }
@@ -59,11 +70,14 @@ final class DirectoryListing {
                 out.append('/');
             }
         }
+        for (String name : unusable) {
+            out.append('\n').append(name).append(' ').append(UnusableName.NOTE);
+        }
         if (incomplete[0]) {
             out.append("\n[Showing ").append(shown.size()).append(" entries in name order out of the first ")
                     .append(total[0]).append(" found; the directory has more entries than can be listed.]");
-        } else if (shown.size() < total[0]) {
-            out.append("\n[Showing the first ").append(shown.size()).append(" of ").append(total[0])
+        } else if (shown.size() + unusable.size() < total[0]) {
+            out.append("\n[Showing the first ").append(shown.size() + unusable.size()).append(" of ").append(total[0])
                     .append(" entries in name order; the rest are not shown.]");
         }
         return out.toString();

@@ -123,6 +123,11 @@ final class SearchText implements ToolOperation {
         for (SearchBatch.Searched searched : batch) {
             FileScanner.Found found = searched.found();
             if (!found.searched) {
+                if (found.timedOut) {
+                    // a worker did not reach it by the deadline (blocked on a pipe swapped in)
+                    results.timedOut = true;
+                    return false;
+                }
                 continue;
             }
             results.files++;
@@ -185,6 +190,9 @@ final class SearchText implements ToolOperation {
         if (results.cutFiles > 0) {
             out.append("\n[").append(results.cutFiles).append(results.cutFiles == 1 ? " file was" : " files were")
                     .append(" searched only in its first ").append(limits.maxSearchFileBytes()).append(" bytes.]");
+        }
+        if (outcome != null) {
+            out.append(outcome.unusableNote());
         }
         if (outcome != null && outcome.deniedDirectories > 0) {
             out.append("\n[").append(outcome.deniedDirectories)

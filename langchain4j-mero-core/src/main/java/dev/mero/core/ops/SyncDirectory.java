@@ -3,6 +3,7 @@ package dev.mero.core.ops;
 import static java.nio.file.StandardOpenOption.READ;
 
 import dev.mero.core.ContentDigest;
+import dev.mero.core.FileNameEncoding;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
@@ -144,6 +145,10 @@ final class SyncDirectory implements ToolOperation {
                     });
         } catch (IOException e) {
             throw ListDirectory.failure(context, root, e);
+        }
+        if (outcome.unusableNames > 0) {
+            throw new OperationFailedException(Messages.quote(root.virtualPath()) + " holds " + outcome.unusableNames
+                    + " name(s) that cannot be read: " + FileNameEncoding.unusableNameReason() + ". Nothing was done.");
         }
         if (!outcome.complete() || outcome.notEntered > 0 || outcome.deniedDirectories > 0) {
             throw new OperationFailedException(Messages.quote(root.virtualPath()) + " holds more than "

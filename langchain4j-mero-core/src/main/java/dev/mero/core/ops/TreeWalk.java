@@ -6,6 +6,7 @@ import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -69,14 +70,26 @@ final class TreeWalk {
         boolean stopped;
         int deniedDirectories;
         int notEntered;
+        /** Names the JVM's file-name encoding cannot represent: neither visited nor entered. */
+        int unusableNames;
 
         /**
          * Tells whether the walk saw everything.
          *
-         * @return {@code true} if no bound cut it and the visitor did not stop it
+         * @return {@code true} if no bound cut it, the visitor did not stop it and every name could be read
          */
         boolean complete() {
-            return !cutByEntries && !cutByTime && !stopped;
+            return !cutByEntries && !cutByTime && !stopped && unusableNames == 0;
+        }
+
+        /**
+         * A note for the model on names that could not be read, or nothing.
+         *
+         * @return {@code "\n[...]"} or {@code ""}
+         */
+        String unusableNote() {
+            return unusableNames == 0 ? "" : "\n[" + unusableNames + (unusableNames == 1 ? " name was" : " names were")
+                    + " skipped: " + UnusableName.WHY + ".]";
         }
     }
 
@@ -125,7 +138,7 @@ final class TreeWalk {
 
     /** Returns {@code false} when the walk must stop. */
     private boolean walk(SecureDirectory directory, String prefix, int depth) throws IOException {
-        List<String> names = directory.names(maxEntries - outcome.entries);
+        List<String> names = names(directory);
         Collections.sort(names);
         for (String name : names) {
             if (outcome.entries >= maxEntries) {
@@ -164,6 +177,23 @@ final class TreeWalk {
             }
         }
         return settled();
+    }
+
+    /**
+     * The names of a directory, at most one more than the entries left, read until the deadline: one huge
+     * directory does not outlast it.
+     */
+    private List<String> names(SecureDirectory directory) throws IOException {
+        int max = maxEntries - outcome.entries;
+        List<String> names = new ArrayList<>();
+        directory.scan(name -> {
+            names.add(name);
+            if ((names.size() & 0x3FF) == 0 && deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            return names.size() <= max;
+        }, unusable -> outcome.unusableNames++);
+        return names;
     }
 
     /** Lets the visitor finish deferred work; records a stop. */
