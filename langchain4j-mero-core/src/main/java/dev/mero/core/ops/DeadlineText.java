@@ -48,4 +48,56 @@ final class DeadlineText implements CharSequence {
     public String toString() {
         return text;
     }
+
+    /**
+     * One line of a text at a time, read until a deadline as {@link DeadlineText} is: the window is moved from line
+     * to line, so a search allocates nothing per line. RE2/J matches the window as a text on its own.
+     */
+    static final class Line implements CharSequence {
+
+        private final String text;
+        private final long deadline;
+        private int start;
+        private int end;
+        private int reads;
+
+        Line(String text, long deadline) {
+            this.text = text;
+            this.deadline = deadline;
+        }
+
+        /**
+         * Moves the window.
+         *
+         * @return this line, now {@code text[start, end)}
+         */
+        Line window(int start, int end) {
+            this.start = start;
+            this.end = end;
+            return this;
+        }
+
+        @Override
+        public char charAt(int index) {
+            if ((++reads & 0xFFF) == 0 && System.nanoTime() - deadline > 0) {
+                throw new Expired();
+            }
+            return text.charAt(start + index);
+        }
+
+        @Override
+        public int length() {
+            return end - start;
+        }
+
+        @Override
+        public CharSequence subSequence(int from, int to) {
+            return text.substring(start + from, start + to);
+        }
+
+        @Override
+        public String toString() {
+            return text.substring(start, end);
+        }
+    }
 }
