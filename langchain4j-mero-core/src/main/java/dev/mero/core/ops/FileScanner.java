@@ -90,7 +90,7 @@ final class FileScanner {
             return found;
         }
         String text = Utf8Text.decode(buffer, length, !found.cut).text();
-        DeadlineText.Line line = new DeadlineText.Line(text, deadline);
+        DeadlineText line = new DeadlineText(text, deadline);
         int lineNumber = 0;
         int start = 0;
         try {

@@ -101,7 +101,31 @@ final class SearchPattern {
             return i > 0;
         }
         int open = regex.lastIndexOf('{', i);
-        return open > 0 && regex.substring(open + 1, i).matches("[0-9]+(,[0-9]*)?");
+        if (open <= 0 || escaped(regex, open)) {
+            return false;
+        }
+        int digits = 0;
+        int commas = 0;
+        for (int k = open + 1; k < i; k++) {
+            char c = regex.charAt(k);
+            if (c == ',' && digits > 0 && commas == 0) {
+                commas++;
+            } else if (c >= '0' && c <= '9') {
+                digits++;
+            } else {
+                return false;
+            }
+        }
+        return digits > 0;
+    }
+
+    /** Whether the character at {@code i} follows an odd number of backslashes. */
+    private static boolean escaped(String regex, int i) {
+        int backslashes = 0;
+        while (i - backslashes > 0 && regex.charAt(i - backslashes - 1) == '\\') {
+            backslashes++;
+        }
+        return backslashes % 2 == 1;
     }
 
     private static String group(String start) {

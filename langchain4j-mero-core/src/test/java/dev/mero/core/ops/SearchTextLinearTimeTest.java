@@ -93,6 +93,8 @@ class SearchTextLinearTimeTest {
         assertThat(search("a\\\\1")).startsWith("1 matching line");
         assertThat(search("a\\*\\+b")).startsWith("1 matching line");
         assertThat(search("x\\{2}\\+")).startsWith("1 matching line");
+        assertThat(search("x\\{2}+")).startsWith("1 matching line");
+        assertThat(search("x\\\\{2}+")).startsWith("Error: Invalid input: 'pattern' uses a possessive");
         assertThat(search("[(?=]b")).startsWith("1 matching line");
         assertThat(search("[]1]")).startsWith("1 matching line");
         assertThat(search("a{2}b")).isEqualTo("1 matching line for 'a{2}b' in '/ws' (searched 2 files):\n"
