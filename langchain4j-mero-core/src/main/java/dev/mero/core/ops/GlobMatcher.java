@@ -48,6 +48,9 @@ final class GlobMatcher {
     private final int[][] alternatives;
     private final CharClass[] classes;
     private final int stackSize;
+    /** Literal text every match starts with, and ends with (e.g. {@code ".md"}): a quick necessary test. */
+    private final String prefix;
+    private final String suffix;
 
     private GlobMatcher(Builder builder) {
         this.kinds = builder.kinds.stream().mapToInt(Integer::intValue).toArray();
@@ -59,6 +62,24 @@ final class GlobMatcher {
             edges += split == null ? 0 : split.length;
         }
         this.stackSize = edges;
+        this.prefix = literalRun(0, 1);
+        this.suffix = new StringBuilder(literalRun(kinds.length - 2, -1)).reverse().toString();
+    }
+
+    /**
+     * The code points of the literal nodes from one node on in one direction, as long as none is a surrogate: every
+     * path to the match passes these nodes, since a group's jumps lead only to the node after its end.
+     */
+    private String literalRun(int from, int step) {
+        StringBuilder run = new StringBuilder();
+        for (int node = from; node >= 0 && kinds[node] == LITERAL; node += step) {
+            int c = arguments[node];
+            if (Character.charCount(c) != 1 || Character.isSurrogate((char) c)) {
+                break;
+            }
+            run.append((char) c);
+        }
+        return run.toString();
     }
 
     /**
@@ -146,6 +167,9 @@ final class GlobMatcher {
      * @return {@code true} on a match
      */
     boolean matches(CharSequence text) {
+        if (!hasEnds(text)) {
+            return false;
+        }
         int[] current = new int[kinds.length];
         int[] next = new int[kinds.length];
         int[] marks = new int[kinds.length];
@@ -200,6 +224,24 @@ final class GlobMatcher {
             }
         }
         return false;
+    }
+
+    private boolean hasEnds(CharSequence text) {
+        int length = text.length();
+        if (length < prefix.length() || length < suffix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (text.charAt(i) != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        for (int i = 1; i <= suffix.length(); i++) {
+            if (text.charAt(length - i) != suffix.charAt(suffix.length() - i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
