@@ -57,7 +57,8 @@ final class GlobMatcher {
         this.arguments = builder.arguments.stream().mapToInt(Integer::intValue).toArray();
         this.alternatives = builder.alternatives.toArray(new int[0][]);
         this.classes = builder.classes.toArray(new CharClass[0]);
-        int edges = kinds.length + 1;
+        // a follow pushes its start and each edge of a node it expands, and expands each node once
+        int edges = kinds.length;
         for (int[] split : alternatives) {
             edges += split == null ? 0 : split.length;
         }
@@ -226,7 +227,11 @@ final class GlobMatcher {
         return false;
     }
 
-    private boolean hasEnds(CharSequence text) {
+    /**
+     * The quick test before the automaton runs: whether a text starts with the glob's literal start and ends with
+     * its literal end.
+     */
+    boolean hasEnds(CharSequence text) {
         int length = text.length();
         if (length < prefix.length() || length < suffix.length()) {
             return false;

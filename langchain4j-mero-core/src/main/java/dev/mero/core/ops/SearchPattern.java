@@ -48,6 +48,8 @@ final class SearchPattern {
      */
     static String unsupported(String regex) {
         boolean inClass = false;
+        // where a class's members start: a ']' there is a member, not the end ({@code []a]}, {@code [^]a]})
+        int members = -1;
         boolean quoted = false;
         for (int i = 0; i < regex.length(); i++) {
             char c = regex.charAt(i);
@@ -71,9 +73,10 @@ final class SearchPattern {
                 }
                 i++;
             } else if (inClass) {
-                inClass = c != ']' || classStart(regex, i);
+                inClass = c != ']' || i == members;
             } else if (c == '[') {
                 inClass = true;
+                members = next == '^' ? i + 2 : i + 1;
             } else if (c == '(' && next == '?') {
                 String group = group(regex.substring(i + 2, Math.min(regex.length(), i + 4)));
                 if (group != null) {
@@ -85,13 +88,6 @@ final class SearchPattern {
             }
         }
         return null;
-    }
-
-    /** Whether a {@code ']'} at {@code i} is the first member of its class ({@code []a]}, {@code [^]a]}). */
-    private static boolean classStart(String regex, int i) {
-        return regex.charAt(i - 1) == '[' && (i < 2 || regex.charAt(i - 2) != '\\')
-                || regex.charAt(i - 1) == '^' && i >= 2 && regex.charAt(i - 2) == '['
-                && (i < 3 || regex.charAt(i - 3) != '\\');
     }
 
     /** Whether the character at {@code i} ends a quantifier rather than being a literal. */
