@@ -61,7 +61,7 @@ final class EditFile implements ToolOperation {
                         + Messages.quote(target.virtualPath()) + ". Include more surrounding text so that it occurs "
                         + "once, or set replace_all to true to replace every occurrence.");
             }
-            checkResultSize(original.length, before.length(), count, oldText, newText);
+            checkResultSize(original.length, count, oldText, newText);
             String after = replace(before, oldText, newText, count);
             byte[] bytes = after.getBytes(UTF_8);
             WriteFile.checkSize(bytes.length, limits.maxWriteBytes(), "edit_file");
@@ -104,13 +104,14 @@ final class EditFile implements ToolOperation {
 
     /**
      * Refuses an edit whose result would be over the write limit, before it is built. Each replacement changes the
-     * size by the difference of the two texts' UTF-8 lengths (exact, as a match never splits a character); the
-     * result also has at least one UTF-8 byte per character, which bounds what building it allocates.
+     * size by the difference of the two texts' UTF-8 lengths: exact when neither holds half of a surrogate pair (a
+     * match then never splits a character). The figure is never below the result's length in characters (each
+     * character counts at least one byte), so it bounds what building the result allocates; the result's bytes are
+     * checked again once encoded.
      */
-    private void checkResultSize(int bytes, int chars, int count, String oldText, String newText) {
+    private void checkResultSize(int bytes, int count, String oldText, String newText) {
         long resultBytes = bytes + (long) count * (Utf8Text.encodedLength(newText) - Utf8Text.encodedLength(oldText));
-        long resultChars = chars + (long) count * (newText.length() - oldText.length());
-        WriteFile.checkSize(Math.max(resultBytes, resultChars), limits.maxWriteBytes(), "edit_file");
+        WriteFile.checkSize(resultBytes, limits.maxWriteBytes(), "edit_file");
     }
 
     private static String decode(ResolvedPath target, byte[] bytes) {

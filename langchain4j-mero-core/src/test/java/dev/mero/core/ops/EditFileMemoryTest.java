@@ -99,10 +99,25 @@ class EditFileMemoryTest {
     @Test
     void aNewTextOverTheLimitIsRefusedBeforeTheFileIsRead() throws IOException {
         Files.writeString(w.ws.resolve("big.txt"), "x");
-        assertThatThrownBy(() -> ops.call("edit_file", edit("x", "\u00E9".repeat(LIMIT / 2 + 1), true)))
+        // 'old_text' does not occur: only the check before the read can give this refusal
+        assertThatThrownBy(() -> ops.call("edit_file", edit("absent", "\u00E9".repeat(LIMIT / 2 + 1), true)))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessage("The content is " + (LIMIT + 2) + " bytes of UTF-8; edit_file writes at most " + LIMIT
                         + " bytes at once. Write a shorter text.");
+    }
+
+    @Test
+    void halvesOfSurrogatePairsThatJoinAfterTheReplacementAreCountedWhenEncoded() throws IOException {
+        // each 'a' becomes a low then a high surrogate: counted as 2 bytes each, "aa" becomes "\uDE00" + a pair
+        // + "\uD83D", 6 bytes, over a limit of 5 that the estimate of 4 passes
+        MeroOperations small = MeroOperations.builder(w.contextBuilder().build())
+                .limits(OperationLimits.builder().maxWriteBytes(5).build()).build();
+        Files.writeString(w.ws.resolve("big.txt"), "aa");
+        ToolArguments arguments = ToolArguments.of(small.catalogue().find("edit_file").orElseThrow(),
+                Map.of("path", "/ws/big.txt", "old_text", "a", "new_text", "\uDE00\uD83D", "replace_all", true));
+        assertThatThrownBy(() -> small.call("edit_file", arguments)).isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith("The content is 6 bytes of UTF-8; edit_file writes at most 5 bytes");
+        assertThat(Files.readString(w.ws.resolve("big.txt"))).isEqualTo("aa");
     }
 
     @ParameterizedTest
