@@ -1,25 +1,22 @@
 package dev.mero.core.ops;
 
 import dev.mero.core.Messages;
-import java.nio.file.FileSystems;
-import java.nio.file.Path;
-import java.nio.file.PathMatcher;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * A glob a model wrote, matched against paths relative to the searched directory. A pattern without {@code '/'}
  * matches a name at any depth ({@code *.md}); {@code **}{@code /x} also matches {@code x} at the top. Matching is
- * purely textual: a pattern can never name anything outside the walked tree.
+ * purely textual: a pattern can never name anything outside the walked tree. The syntax is the JDK's
+ * {@code glob:}; matching is linear in the path, without backtracking ({@link GlobMatcher}).
  */
 final class GlobPattern {
 
     private static final int MAX_LENGTH = 1000;
 
-    private final PathMatcher matcher;
-    private final PathMatcher topLevel;
+    private final GlobMatcher matcher;
+    private final GlobMatcher topLevel;
     private final boolean byName;
 
-    private GlobPattern(PathMatcher matcher, PathMatcher topLevel, boolean byName) {
+    private GlobPattern(GlobMatcher matcher, GlobMatcher topLevel, boolean byName) {
         this.matcher = matcher;
         this.topLevel = topLevel;
         this.byName = byName;
@@ -41,12 +38,12 @@ final class GlobPattern {
         }
         String glob = pattern.startsWith("/") ? pattern.substring(1) : pattern;
         try {
-            PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
-            PathMatcher topLevel = glob.startsWith("**/") && glob.length() > 3
-                    ? FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : null;
+            GlobMatcher matcher = GlobMatcher.compile(glob);
+            GlobMatcher topLevel = glob.startsWith("**/") && glob.length() > 3
+                    ? GlobMatcher.compile(glob.substring(3)) : null;
             return new GlobPattern(matcher, topLevel, !glob.contains("/"));
-        } catch (PatternSyntaxException e) {
-            throw ToolArguments.invalid(tool, "'" + name + "' is not a valid glob (" + e.getDescription() + ")");
+        } catch (GlobMatcher.GlobSyntaxException e) {
+            throw ToolArguments.invalid(tool, "'" + name + "' is not a valid glob (" + e.getMessage() + ")");
         }
     }
 
@@ -57,10 +54,9 @@ final class GlobPattern {
      * @return {@code true} on a match
      */
     boolean matches(String relative) {
-        Path path = Path.of(relative);
         if (byName) {
-            return matcher.matches(path.getFileName());
+            return matcher.matches(relative.substring(relative.lastIndexOf('/') + 1));
         }
-        return matcher.matches(path) || topLevel != null && topLevel.matches(path);
+        return matcher.matches(relative) || topLevel != null && topLevel.matches(relative);
     }
 }

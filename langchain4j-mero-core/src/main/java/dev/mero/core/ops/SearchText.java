@@ -1,5 +1,6 @@
 package dev.mero.core.ops;
 
+import com.google.re2j.Pattern;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.Permission;
@@ -12,19 +13,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * {@code search_text(path, pattern, glob?)}: a regular expression searched line by line in the text files below
- * a directory (or in one file), in Java on the core's checks, never by running grep. Files are reached through
- * open directories without following links; the search is bounded in files, bytes per file, matches and time
- * (including a pattern's backtracking, see {@link DeadlineText}). Results are {@code path:line: text} with
+ * a directory (or in one file), in Java on the core's checks, never by running grep. The expression is RE2 syntax,
+ * matched in linear time ({@link SearchPattern}). Files are reached through open directories without following
+ * links; the search is bounded in files, bytes per file, matches and time (checked while a line is matched too,
+ * see {@link DeadlineText}). Results are {@code path:line: text} with
  * virtual paths.
  */
 final class SearchText implements ToolOperation {
-
-    private static final int MAX_PATTERN_LENGTH = 1000;
 
     private final SecurityContext context;
     private final OperationLimits limits;
@@ -57,7 +55,7 @@ final class SearchText implements ToolOperation {
     @Override
     public String run(ToolArguments arguments) {
         String regex = arguments.string("pattern");
-        Pattern pattern = compile(arguments.tool(), regex);
+        Pattern pattern = SearchPattern.compile(arguments.tool(), regex);
         Optional<GlobPattern> glob = arguments.optionalString("glob")
                 .map(g -> GlobPattern.compile(arguments.tool(), "glob", g));
         return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
@@ -200,18 +198,5 @@ final class SearchText implements ToolOperation {
                     .append(" not searched: no READ permission there.]");
         }
         return out.toString();
-    }
-
-    private static Pattern compile(ToolDescriptor tool, String regex) {
-        if (regex.isEmpty() || regex.length() > MAX_PATTERN_LENGTH) {
-            throw ToolArguments.invalid(tool, "'pattern' must be a regular expression of 1 to " + MAX_PATTERN_LENGTH
-                    + " characters");
-        }
-        try {
-            return Pattern.compile(regex);
-        } catch (PatternSyntaxException e) {
-            throw ToolArguments.invalid(tool, "'pattern' is not a valid regular expression (" + e.getDescription()
-                    + " near index " + e.getIndex() + ")");
-        }
     }
 }
