@@ -10,8 +10,11 @@ import java.util.regex.PatternSyntaxException;
  * A glob a model wrote, matched against paths relative to the searched directory. A pattern without {@code '/'}
  * matches a name at any depth ({@code *.md}); {@code **}{@code /x} also matches {@code x} at the top. Matching is
  * purely textual: a pattern can never name anything outside the walked tree.
+ *
+ * <p>Public for the core's protected paths ({@code SecurityContext.Builder#protectedPaths}), which are globs of
+ * this same syntax matched against paths inside each mount. Instances are immutable and thread-safe.
  */
-final class GlobPattern {
+public final class GlobPattern {
 
     private static final int MAX_LENGTH = 1000;
 
@@ -51,12 +54,34 @@ final class GlobPattern {
     }
 
     /**
+     * Compiles a glob a developer configured (a protected path), with the same syntax as the tools' globs.
+     *
+     * @param glob the glob, such as {@code **}{@code /.env} or {@code *.pem}
+     * @return the pattern
+     * @throws IllegalArgumentException if the glob is blank, too long, has control characters or is malformed
+     */
+    public static GlobPattern of(String glob) {
+        try {
+            return compile(CONFIGURED, "pattern", glob);
+        } catch (dev.mero.core.InvalidInputException e) {
+            throw new IllegalArgumentException("Invalid glob " + Messages.quote(glob) + ": give a glob of 1 to "
+                    + MAX_LENGTH + " visible characters such as '**/.env' or '*.pem'", e);
+        }
+    }
+
+    /** Names the argument of a configured glob in {@link #compile}'s refusal, which {@link #of} rewords. */
+    private static final ToolDescriptor CONFIGURED = ToolDescriptor.builder().name("protected_paths")
+            .description("A configured glob").operation(dev.mero.core.Operation.FILE_READ)
+            .permission(dev.mero.core.Permission.READ).hints(ToolHints.of(true, false, true, false))
+            .parameter(ToolParameter.required("pattern", ParameterType.STRING, "The glob")).build();
+
+    /**
      * Tells whether a relative path matches.
      *
      * @param relative the path below the searched directory, {@code '/'}-separated
      * @return {@code true} on a match
      */
-    boolean matches(String relative) {
+    public boolean matches(String relative) {
         Path path = Path.of(relative);
         if (byName) {
             return matcher.matches(path.getFileName());

@@ -186,6 +186,11 @@ final class SearchText implements ToolOperation {
             out.append("\n[").append(results.cutFiles).append(results.cutFiles == 1 ? " file was" : " files were")
                     .append(" searched only in its first ").append(limits.maxSearchFileBytes()).append(" bytes.]");
         }
+        if (outcome != null && outcome.protectedEntries > 0) {
+            out.append("\n[").append(outcome.protectedEntries).append(outcome.protectedEntries == 1
+                    ? " protected file or directory was" : " protected files or directories were")
+                    .append(" not searched.]");
+        }
         if (outcome != null && outcome.deniedDirectories > 0) {
             out.append("\n[").append(outcome.deniedDirectories)
                     .append(" director").append(outcome.deniedDirectories == 1 ? "y was" : "ies were")
