@@ -21,9 +21,10 @@ import java.util.function.Function;
 
 /**
  * The {@code bwrap} arguments that hide a context's protected paths from a sandboxed command: every protected
- * file that exists in a mount when the command starts is covered by {@code /dev/null} mounted read-only (it reads
- * as empty, cannot be written, and, as a mount point, cannot be removed or renamed), and every protected directory
- * by an empty read-only {@code tmpfs}. So {@code cat}, {@code grep -r}, {@code tar}, {@code cp -r}, {@code sort} or
+ * file that exists in a mount when the command starts is covered by an empty regular file mounted read-only (it
+ * reads as empty, cannot be written, and, as a mount point, cannot be removed or renamed), and every protected
+ * directory by an empty read-only {@code tmpfs}. ({@code /dev/null} would not do: the sandbox's bind mounts do not
+ * open devices, so programs would fail on it instead of reading nothing.) So {@code cat}, {@code grep -r}, {@code tar}, {@code cp -r}, {@code sort} or
  * {@code diff} in an allowed program read nothing of them, through a link or not.
  *
  * <p>The mounts are walked without following links, bounded by {@value #MAX_ENTRIES} entries and
@@ -51,6 +52,11 @@ final class ProtectedMasks {
      * @throws CommandDeniedException if the mounts are too large to search within the bounds
      */
     static List<String> arguments(SandboxView view) {
+        return arguments(view, MAX_ENTRIES, MAX_MILLIS);
+    }
+
+    /** As {@link #arguments(SandboxView)}, within the given bounds; tests use small ones. */
+    static List<String> arguments(SandboxView view, int maxEntries, long maxMillis) {
         Optional<Function<Path, Optional<String>>> protection = view.protection();
         if (protection.isEmpty()) {
             return List.of();
@@ -59,9 +65,10 @@ final class ProtectedMasks {
         for (SandboxView.Mount mount : view.mounts()) {
             otherSources.add(mount.source());
         }
-        Search search = new Search(protection.get(), otherSources);
+        Search search = new Search(protection.get(), otherSources, maxEntries, maxMillis);
         Map<Path, List<Found>> bySource = new HashMap<>();
         List<String> argv = new ArrayList<>();
+        String empty = null;
         for (SandboxView.Mount mount : view.mounts()) {
             if (mount.mode() == SandboxView.Mode.MASKED) {
                 continue;
@@ -72,7 +79,10 @@ final class ProtectedMasks {
                 if (entry.directory()) {
                     argv.addAll(List.of("--tmpfs", target, "--remount-ro", target));
                 } else {
-                    argv.addAll(List.of("--ro-bind", "/dev/null", target));
+                    if (empty == null) {
+                        empty = EmptyFile.path().toString();
+                    }
+                    argv.addAll(List.of("--ro-bind", empty, target));
                 }
             }
         }
@@ -88,12 +98,17 @@ final class ProtectedMasks {
 
         private final Function<Path, Optional<String>> protection;
         private final Set<Path> mountSources;
-        private final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_MILLIS);
+        private final int maxEntries;
+        private final long maxMillis;
+        private final long deadline;
         private int entries;
 
-        Search(Function<Path, Optional<String>> protection, Set<Path> mountSources) {
+        Search(Function<Path, Optional<String>> protection, Set<Path> mountSources, int maxEntries, long maxMillis) {
             this.protection = protection;
             this.mountSources = mountSources;
+            this.maxEntries = maxEntries;
+            this.maxMillis = maxMillis;
+            this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
         }
 
         /** The protected entries below a source, which is not entered where another mount covers it. */
@@ -125,12 +140,11 @@ final class ProtectedMasks {
 
         private void count() {
             entries++;
-            if (entries > MAX_ENTRIES || System.nanoTime() - deadline > 0) {
-                throw new CommandDeniedException("The command cannot run: its mounts hold more than "
-                        + Math.min(entries - 1, MAX_ENTRIES) + " entries, too many to find every protected file "
-                        + "within the bound (" + MAX_ENTRIES + " entries, " + MAX_MILLIS + " ms) before the run, and "
-                        + "the sandbox must hide them all. Nothing ran; ask the operator to mount smaller "
-                        + "directories.");
+            if (entries > maxEntries || System.nanoTime() - deadline > 0) {
+                throw new CommandDeniedException("The command cannot run: its mounts hold too many entries to find "
+                        + "every protected file within the bound (" + maxEntries + " entries, " + maxMillis + " ms) "
+                        + "before the run, and the sandbox must hide them all. Nothing ran; ask the operator to "
+                        + "mount smaller directories.");
             }
         }
 
