@@ -41,10 +41,20 @@ final class ProtectedPaths {
 
     private static final ProtectedPaths NONE = new ProtectedPaths(List.of());
 
-    /** One glob and the names it leaves readable. */
-    private record Rule(String pattern, GlobPattern glob, List<GlobPattern> except) {
+    /**
+     * One glob and the names it leaves readable. {@code head} and {@code tail} are what the last name of a
+     * matching path must start and end with (see {@link #lastNameBounds}): a walk asks about every entry, and
+     * most names fail that test without running the glob.
+     */
+    private record Rule(String pattern, GlobPattern glob, List<GlobPattern> except, String head, String tail) {
 
-        boolean matches(String relative) {
+        /** Whether the glob matches {@code relative}, whose last name starts at {@code nameStart}. */
+        boolean matches(String relative, int nameStart) {
+            int length = relative.length() - nameStart;
+            if (length < head.length() + tail.length() || !relative.startsWith(head, nameStart)
+                    || !relative.endsWith(tail)) {
+                return false;
+            }
             if (!glob.matches(relative)) {
                 return false;
             }
@@ -92,9 +102,37 @@ final class ProtectedPaths {
             if (defaults) {
                 DEFAULT_EXCEPTIONS.getOrDefault(pattern, List.of()).forEach(kept -> except.add(GlobPattern.of(kept)));
             }
-            wider.add(new Rule(pattern, glob, List.copyOf(except)));
+            String[] bounds = lastNameBounds(pattern);
+            wider.add(new Rule(pattern, glob, List.copyOf(except), bounds[0], bounds[1]));
         }
         return new ProtectedPaths(wider);
+    }
+
+    /**
+     * What the last name of every path a glob matches starts and ends with: the literal text of the glob's last
+     * component before its first and after its last wildcard. A {@code *} or {@code ?} never matches a
+     * {@code '/'}, so without {@code **} the last component of the glob matches exactly the last name of the
+     * path; with {@code **} only the end is known. A glob with brackets, braces or escapes is not analysed (empty
+     * bounds: every name is handed to the glob).
+     */
+    static String[] lastNameBounds(String glob) {
+        if (glob.indexOf('[') >= 0 || glob.indexOf('{') >= 0 || glob.indexOf('\\') >= 0) {
+            return new String[] {"", ""};
+        }
+        String last = glob.substring(glob.lastIndexOf('/') + 1);
+        int first = indexOfWildcard(last);
+        if (first < 0) {
+            return new String[] {last, ""};
+        }
+        int end = Math.max(last.lastIndexOf('*'), last.lastIndexOf('?'));
+        String head = last.contains("**") ? "" : last.substring(0, first);
+        return new String[] {head, last.substring(end + 1)};
+    }
+
+    private static int indexOfWildcard(String text) {
+        int star = text.indexOf('*');
+        int question = text.indexOf('?');
+        return star < 0 ? question : question < 0 ? star : Math.min(star, question);
     }
 
     private static GlobPattern compile(String pattern) {
@@ -134,27 +172,22 @@ final class ProtectedPaths {
         if (rules.isEmpty() || relative.isEmpty()) {
             return Optional.empty();
         }
-        int end = relative.indexOf('/');
+        int start = 0;
         while (true) {
+            int end = relative.indexOf('/', start);
             String prefix = end < 0 ? relative : relative.substring(0, end);
-            Optional<String> found = matchExactly(prefix);
+            Optional<String> found = matchExactly(prefix, start);
             if (found.isPresent() || end < 0) {
                 return found;
             }
-            end = relative.indexOf('/', end + 1);
+            start = end + 1;
         }
     }
 
-    /**
-     * The glob that matches a path inside a mount itself, ignoring the directories above it: for a walk that
-     * never enters a protected directory.
-     *
-     * @param relative the path inside the mount, {@code '/'}-separated, not empty
-     * @return the first matching glob, or empty
-     */
-    Optional<String> matchExactly(String relative) {
+    /** The first glob that matches {@code relative} itself, whose last name starts at {@code nameStart}. */
+    private Optional<String> matchExactly(String relative, int nameStart) {
         for (Rule rule : rules) {
-            if (rule.matches(relative)) {
+            if (rule.matches(relative, nameStart)) {
                 return Optional.of(rule.pattern());
             }
         }

@@ -186,8 +186,29 @@ class ProtectedPathsSandboxTest {
         List<String> arguments = ProtectedMasks.arguments(SandboxView.of(nested.paths(), nested.permissions())
                 .protecting(nested::protectedPattern));
         String empty = EmptyFile.path().toString();
-        assertThat(String.join(" ", arguments)).contains("--ro-bind " + empty + " /ws/project/keys/server.pem",
-                "--ro-bind " + empty + " /keys/server.pem");
+        // the outer mount's search does not enter the nested one: each file is masked once per mount point
+        assertThat(arguments.stream().filter(argument -> argument.endsWith("server.pem")))
+                .containsExactlyInAnyOrder("/keys/server.pem", "/ws/project/keys/server.pem");
+        assertThat(String.join(" ", arguments)).contains("--ro-bind " + empty + " /keys/server.pem");
+    }
+
+    @Test
+    void aLinkNamedLikeAProtectedFileIsNotMaskedItsTargetIsJudgedOnItsOwnName() throws IOException {
+        Files.createSymbolicLink(ws.resolve("out/.env"), Path.of("../notes.txt"));
+        assertThat(String.join(" ", ProtectedMasks.arguments(view))).doesNotContain("/ws/out/.env");
+        assertThat(inSandbox("/usr/bin/cat", "/ws/notes.txt", "/ws/out/.env").stdout()).isEqualTo("notes\nnotes\n");
+    }
+
+    @Test
+    void theEmptyFileIsMadeAgainWhenSomethingRemovedOrFilledIt() throws IOException {
+        Path first = EmptyFile.path();
+        assertThat(first).isEmptyFile().isReadable();
+        assertThat(Files.getPosixFilePermissions(first))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+        Files.delete(first);
+        Path second = EmptyFile.path();
+        assertThat(second).isEmptyFile();
+        assertThat(EmptyFile.path()).isEqualTo(second);
     }
 
     @Test
@@ -202,6 +223,8 @@ class ProtectedPathsSandboxTest {
                         + "within the bound (100 entries, 60000 ms) before the run, and the sandbox must hide them "
                         + "all. Nothing ran; ask the operator to mount smaller directories.");
         assertThat(ProtectedMasks.arguments(view, 1000, 60_000)).contains("/ws/project/.env");
+        assertThatThrownBy(() -> ProtectedMasks.arguments(view, 1000, -1))
+                .isInstanceOf(CommandDeniedException.class).hasMessageContaining("(1000 entries, -1 ms)");
         assertThat(ProtectedMasks.MAX_ENTRIES).isEqualTo(50_000);
     }
 
