@@ -226,6 +226,18 @@ class ProtectedPathsSandboxTest {
         assertThatThrownBy(() -> ProtectedMasks.arguments(view, 1000, -1))
                 .isInstanceOf(CommandDeniedException.class).hasMessageContaining("(1000 entries, -1 ms)");
         assertThat(ProtectedMasks.MAX_ENTRIES).isEqualTo(50_000);
+
+        // the bound is exact: three entries fit a bound of three
+        Path small = Files.createDirectories(tmp.resolve("small"));
+        Files.writeString(small.resolve(".env"), secret);
+        Files.writeString(small.resolve("a.txt"), "a");
+        Files.createDirectories(small.resolve("dir"));
+        SecurityContext three = SecurityContext.builder().path(PathEntry.of(small.toString(), "s", Permission.READ))
+                .build();
+        SandboxView smallView = SandboxView.of(three.paths(), three.permissions()).protecting(three::protectedPattern);
+        assertThat(ProtectedMasks.arguments(smallView, 3, 60_000)).hasSize(3);
+        assertThatThrownBy(() -> ProtectedMasks.arguments(smallView, 2, 60_000))
+                .isInstanceOf(CommandDeniedException.class);
     }
 
     /** Regular files below a directory that hold the secret, by path. */
