@@ -88,6 +88,7 @@ final class Bubblewrap {
                 case MASKED -> argv.addAll(List.of("--tmpfs", mount.target(), "--remount-ro", mount.target()));
             }
         }
+        argv.addAll(ProtectedMasks.arguments(view));
         argv.addAll(List.of("--remount-ro", "/", "--chdir", workingDirectory, "--", program.path()));
         argv.addAll(arguments);
         return argv;

@@ -17,6 +17,9 @@ final class DirectoryListing {
     /** Most entries ever read from one directory; a larger directory is reported as such. */
     static final int MAX_SCANNED = 100_000;
 
+    /** Follows the name of an entry a protected path covers: listings show it, nothing reads it. */
+    static final String PROTECTED_MARK = " [protected]";
+
     private DirectoryListing() {
     }
 
@@ -30,6 +33,21 @@ final class DirectoryListing {
      * @throws IOException if the directory cannot be read
      */
     static String render(String virtualPath, SecureDirectory directory, int maxEntries) throws IOException {
+        return render(virtualPath, directory, maxEntries, name -> false);
+    }
+
+    /**
+     * Lists a directory, marking the names of entries a protected path covers.
+     *
+     * @param virtualPath the directory as the agent names it, for the header
+     * @param directory   the open directory (read once)
+     * @param maxEntries  how many entries to show at most
+     * @param isProtected tells whether a protected path covers an entry of the directory, by name
+     * @return the listing text
+     * @throws IOException if the directory cannot be read
+     */
+    static String render(String virtualPath, SecureDirectory directory, int maxEntries,
+                         java.util.function.Predicate<String> isProtected) throws IOException {
         TreeSet<String> shown = new TreeSet<>();
         TreeSet<String> unusable = new TreeSet<>();
         int[] total = {0};
@@ -68,6 +86,9 @@ final class DirectoryListing {
             Optional<BasicFileAttributes> attributes = directory.attributes(name);
             if (attributes.isPresent() && attributes.get().isDirectory()) {
                 out.append('/');
+            }
+            if (isProtected.test(name)) {
+                out.append(PROTECTED_MARK);
             }
         }
         for (String name : unusable) {

@@ -54,6 +54,14 @@ final class DirectoryTree implements ToolOperation {
                             public void denied(String relative) {
                                 lines.append(" (no access)");
                             }
+
+                            @Override
+                            public boolean protectedEntry(String relative, int level, BasicFileAttributes a,
+                                                          String pattern) {
+                                visit(relative, level, a, null, Targets.lastName(relative));
+                                lines.append(DirectoryListing.PROTECTED_MARK);
+                                return true;
+                            }
                         });
             } catch (IOException e) {
                 throw ListDirectory.failure(context, target, e);

@@ -7,8 +7,11 @@ import dev.mero.core.Messages;
  * matches a name at any depth ({@code *.md}); {@code **}{@code /x} also matches {@code x} at the top. Matching is
  * purely textual: a pattern can never name anything outside the walked tree. The syntax is the JDK's
  * {@code glob:}; matching is linear in the path, without backtracking ({@link GlobMatcher}).
+ *
+ * <p>Public for the core's protected paths ({@code SecurityContext.Builder#protectedPaths}), which are globs of
+ * this same syntax matched against paths inside each mount. Instances are immutable and thread-safe.
  */
-final class GlobPattern {
+public final class GlobPattern {
 
     private static final int MAX_LENGTH = 1000;
 
@@ -48,12 +51,34 @@ final class GlobPattern {
     }
 
     /**
+     * Compiles a glob a developer configured (a protected path), with the same syntax as the tools' globs.
+     *
+     * @param glob the glob, such as {@code **}{@code /.env} or {@code *.pem}
+     * @return the pattern
+     * @throws IllegalArgumentException if the glob is blank, too long, has control characters or is malformed
+     */
+    public static GlobPattern of(String glob) {
+        try {
+            return compile(CONFIGURED, "pattern", glob);
+        } catch (dev.mero.core.InvalidInputException e) {
+            throw new IllegalArgumentException("Invalid glob " + Messages.quote(glob) + ": give a glob of 1 to "
+                    + MAX_LENGTH + " visible characters such as '**/.env' or '*.pem'", e);
+        }
+    }
+
+    /** Names the argument of a configured glob in {@link #compile}'s refusal, which {@link #of} rewords. */
+    private static final ToolDescriptor CONFIGURED = ToolDescriptor.builder().name("protected_paths")
+            .description("A configured glob").operation(dev.mero.core.Operation.FILE_READ)
+            .permission(dev.mero.core.Permission.READ).hints(ToolHints.of(true, false, true, false))
+            .parameter(ToolParameter.required("pattern", ParameterType.STRING, "The glob")).build();
+
+    /**
      * Tells whether a relative path matches.
      *
      * @param relative the path below the searched directory, {@code '/'}-separated
      * @return {@code true} on a match
      */
-    boolean matches(String relative) {
+    public boolean matches(String relative) {
         if (byName) {
             return matcher.matches(relative.substring(relative.lastIndexOf('/') + 1));
         }

@@ -192,6 +192,11 @@ final class SearchText implements ToolOperation {
         if (outcome != null) {
             out.append(outcome.unusableNote());
         }
+        if (outcome != null && outcome.protectedEntries > 0) {
+            out.append("\n[").append(outcome.protectedEntries).append(outcome.protectedEntries == 1
+                    ? " protected file or directory was" : " protected files or directories were")
+                    .append(" not searched.]");
+        }
         if (outcome != null && outcome.deniedDirectories > 0) {
             out.append("\n[").append(outcome.deniedDirectories)
                     .append(" director").append(outcome.deniedDirectories == 1 ? "y was" : "ies were")

@@ -49,6 +49,21 @@ final class TreeWalk {
         }
 
         /**
+         * Hears of an entry that a protected path covers ({@link SecurityContext#protectedPattern}): it is never
+         * handed to {@link #visit} and a protected directory is never entered, so no visitor can read, copy or
+         * search what it holds. A listing may show the name; everything else skips it (the default).
+         *
+         * @param relative   the entry's path below the start
+         * @param depth      1 for the start directory's own entries
+         * @param attributes its attributes, of the link itself for a link
+         * @param pattern    the protected path glob that covers it
+         * @return {@code false} to stop the walk
+         */
+        default boolean protectedEntry(String relative, int depth, BasicFileAttributes attributes, String pattern) {
+            return true;
+        }
+
+        /**
          * Finishes what the visitor deferred for the entries visited so far: called before the walk enters or
          * judges a subdirectory, before it leaves (and closes) a directory, and before it stops at a bound, so
          * that a visitor that batches the files of a directory answers as if it had handled each one when
@@ -72,6 +87,8 @@ final class TreeWalk {
         int notEntered;
         /** Names the JVM's file-name encoding cannot represent: neither visited nor entered. */
         int unusableNames;
+        /** Entries a protected path covers, skipped (directories with everything below them). */
+        int protectedEntries;
 
         /**
          * Tells whether the walk saw everything.
@@ -157,6 +174,15 @@ final class TreeWalk {
             }
             outcome.entries++;
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
+            Optional<String> protectedBy = context.protectedPattern(Targets.below(start.realPath(), relative));
+            if (protectedBy.isPresent()) {
+                outcome.protectedEntries++;
+                if (!visitor.protectedEntry(relative, depth, attributes.get(), protectedBy.get())) {
+                    outcome.stopped = true;
+                    return false;
+                }
+                continue;
+            }
             if (!visitor.visit(relative, depth, attributes.get(), directory, name)) {
                 outcome.stopped = true;
                 return false;

@@ -125,6 +125,18 @@ final class ReadmeSnippets {
         return forTheModel;
     }
 
+    SecurityContext protectedPaths() {
+        // README:begin protected-paths
+        SecurityContext context = SecurityContext.builder()
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE, Permission.EXECUTE))
+                .protectedPaths("**/*.sqlite", "config/creds.yaml")   // added to the default set
+                // .defaultProtectedPaths(false)                      // drop the default set
+                .build();
+        context.protectedPaths();   // the globs in force, the default set first
+        // README:end
+        return context;
+    }
+
     SecurityContext[] sandboxSettings() {
         // README:begin sandbox
         SecurityContext withNetwork = SecurityContext.builder()

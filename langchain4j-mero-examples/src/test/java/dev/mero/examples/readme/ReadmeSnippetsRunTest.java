@@ -86,6 +86,16 @@ class ReadmeSnippetsRunTest {
     }
 
     @Test
+    void theProtectedPathsSnippetAddsItsGlobsToTheDefaultSet() throws IOException {
+        Files.writeString(workspace.resolve(".env"), "TOKEN=1");
+        SecurityContext context = snippets().protectedPaths();
+
+        assertThat(context.protectedPaths()).startsWith(".env").endsWith("**/*.sqlite", "config/creds.yaml");
+        assertThatThrownBy(() -> context.checkPathAccess("/ws/.env", Permission.READ))
+                .hasMessageContaining("protected by the pattern '.env'");
+    }
+
+    @Test
     void theSandboxSnippetBuildsANetworkedAndAnOptedOutContext() {
         SecurityContext[] contexts = snippets().sandboxSettings();
 
