@@ -1,6 +1,7 @@
 package dev.mero.tools;
 
 import dev.langchain4j.invocation.InvocationParameters;
+import dev.mero.core.ops.CallerNarrowing;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +21,9 @@ import java.util.Objects;
 public final class CallerIdentity {
 
     /** Invocation-parameter key of the caller's name (a {@link String}). */
-    public static final String CALLER = "mero.caller";
+    public static final String CALLER = CallerNarrowing.CALLER;
     /** Invocation-parameter key of the caller's scopes (a {@link Collection} of strings). */
-    public static final String SCOPES = "mero.scopes";
+    public static final String SCOPES = CallerNarrowing.SCOPES;
 
     private CallerIdentity() {
     }
