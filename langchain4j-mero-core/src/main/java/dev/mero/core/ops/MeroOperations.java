@@ -10,7 +10,6 @@ import dev.mero.core.SecurityContext;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,8 +38,6 @@ public final class MeroOperations {
     private final ToolCatalogue catalogue;
     private final OperationLimits limits;
     private final Map<String, ToolOperation> operations;
-    /** {@link #availableTools()} by name, once asked for (racing threads compute the same map). */
-    private volatile Map<String, ToolDescriptor> offered;
 
     private MeroOperations(Builder builder) {
         this.context = builder.context;
@@ -165,9 +162,10 @@ public final class MeroOperations {
     }
 
     /**
-     * Turns a model's tool call into what the model reads: the one response path of every binding. A call
-     * of a tool these operations do not offer ({@link #availableTools()}) is refused by name
-     * ({@link #unoffered(String)}); otherwise the JSON arguments are checked and the tool runs. Refusals and
+     * Turns a model's tool call into what the model reads: the one response path of every binding. A name
+     * that is not a tool of this catalogue is refused by name ({@link #unoffered(String)}); otherwise the JSON
+     * arguments are checked and the tool runs, decided by the context (a tool the context cannot use is
+     * refused there, with the reason: the missing permission, scope or command rule). Refusals and
      * ordinary failures become error responses ({@code Denied: ...} / {@code Error: ...}), results of tools
      * with untrusted output are marked as data.
      *
@@ -194,7 +192,8 @@ public final class MeroOperations {
     }
 
     private ToolResponse respond(String toolName, Function<ToolDescriptor, ToolArguments> parse) {
-        ToolDescriptor tool = offered().get(toolName == null ? "" : toolName);
+        ToolDescriptor tool = toolName == null || !operations.containsKey(toolName) ? null
+                : catalogue.find(toolName).orElse(null);
         if (tool == null) {
             return unoffered(toolName);
         }
@@ -223,18 +222,6 @@ public final class MeroOperations {
         return ToolResponse.failure(new InvalidInputException("there is no tool " + Messages.quote(toolName)
                 + " available to you. Use one of the tools you were given; list_roots shows what you may do "
                 + "where."));
-    }
-
-    /** The offered tools by name; computed once, since the context and the catalogue never change. */
-    private Map<String, ToolDescriptor> offered() {
-        Map<String, ToolDescriptor> map = offered;
-        if (map == null) {
-            Map<String, ToolDescriptor> byName = new LinkedHashMap<>();
-            availableTools().forEach(tool -> byName.put(tool.name(), tool));
-            map = Map.copyOf(byName);
-            offered = map;
-        }
-        return map;
     }
 
     private ToolOperation operation(String toolName) {
