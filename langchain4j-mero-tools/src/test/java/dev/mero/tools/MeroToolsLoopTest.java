@@ -232,8 +232,10 @@ class MeroToolsLoopTest {
                 + "nothing here grants what it needs. Use the tools you were given; list_roots shows what you may do "
                 + "where.");
         assertThat(write.isError()).isTrue();
-        assertThat(ScriptedChatModel.lastToolResults(model.requests().get(2)).get(0).isError())
-                .as("the flag stays on the refusal in later requests too").isTrue();
+        assertThat(model.requests().get(2).messages()).filteredOn(ToolExecutionResultMessage.class::isInstance)
+                .map(ToolExecutionResultMessage.class::cast).filteredOn(r -> r.toolName().equals("write_file"))
+                .singleElement().as("the flag stays on the refusal in later requests too")
+                .extracting(ToolExecutionResultMessage::isError).isEqualTo(Boolean.TRUE);
         assertThat(w.ws.resolve("x.txt")).doesNotExist();
         assertThat(ScriptedChatModel.lastToolResults(model.requests().get(2)).get(0).text()).contains("hello notes");
     }
