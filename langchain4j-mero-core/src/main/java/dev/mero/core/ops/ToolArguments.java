@@ -335,8 +335,12 @@ public final class ToolArguments {
         if (value instanceof CharSequence) {
             return "string";
         }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof BigInteger) {
+            return "integer"; // the words the JSON path uses, so that every binding reads the same
+        }
         if (value instanceof Number) {
-            return "number";
+            return "number with a fraction";
         }
         if (value instanceof Boolean) {
             return "boolean";
