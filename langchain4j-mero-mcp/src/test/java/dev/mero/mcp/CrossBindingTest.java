@@ -14,28 +14,19 @@ import dev.mero.springai.testing.ScriptedSpringChatModel;
 import dev.mero.tools.MeroTools;
 import dev.mero.tools.testing.ScriptedChatModel;
 import io.micrometer.observation.ObservationRegistry;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One behaviour in every binding: the same tool calls (a result, untrusted content, a denial, an ordinary
@@ -46,8 +37,6 @@ import tools.jackson.databind.json.JsonMapper;
  * flags must agree.
  */
 class CrossBindingTest {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** Calls every binding offers: each must give the same text and flag everywhere. */
     private static final Map<String, String[]> CALLS = calls(
@@ -216,37 +205,19 @@ class CrossBindingTest {
     }
 
     private Map<String, Answer> mcp(Map<String, String[]> calls) throws Exception {
-        MeroMcpServer server = MeroMcpServer.builder(MeroOperations.forContext(context())).build();
-        PipedOutputStream toServer = new PipedOutputStream();
-        PipedInputStream serverIn = new PipedInputStream(toServer, 1 << 16);
-        PipedInputStream fromServer = new PipedInputStream(1 << 16);
-        PipedOutputStream serverOut = new PipedOutputStream(fromServer);
-        CompletableFuture<Void> serving = CompletableFuture.runAsync(() -> {
-            try {
-                server.serveStdio(serverIn, serverOut);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
         List<Answer> answers = new ArrayList<>();
-        try (OutputStream in = toServer;
-             BufferedReader out = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8))) {
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-                    + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
-            assertThat(JSON.readTree(out.readLine()).get("id").asInt()).isZero();
-            send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        try (PipedServer server = PipedServer.initialized(
+                MeroMcpServer.builder(MeroOperations.forContext(context())).build(), "{}")) {
             int id = 1;
             for (String[] call : calls.values()) {
-                send(in, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":"
-                        + JSON.writeValueAsString(call[0]) + ",\"arguments\":" + call[1] + "}}");
-                JsonNode response = JSON.readTree(out.readLine());
+                server.callTool(id, call[0], call[1]);
+                JsonNode response = server.receive();
                 assertThat(response.get("id").asInt()).isEqualTo(id++);
                 assertThat(response.has("error")).as("a result, not a protocol error: " + response).isFalse();
                 answers.add(new Answer(response.at("/result/content/0/text").asString(),
                         response.at("/result/isError").asBoolean()));
             }
         }
-        serving.get(60, TimeUnit.SECONDS);
         return answers(calls, i -> answers.get(i - 1));
     }
 
@@ -258,10 +229,5 @@ class CrossBindingTest {
             answers.put(label, answer.apply(i++));
         }
         return answers;
-    }
-
-    private static void send(OutputStream in, String line) throws IOException {
-        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        in.flush();
     }
 }
