@@ -56,21 +56,41 @@ public final class ToolCatalogue {
      *
      * @param tools the tools, with distinct names, each named after an operation of the library
      * @return the catalogue
-     * @throws IllegalArgumentException if a name is given twice, or a descriptor has no operation (its name
-     *                                  is none of the {@linkplain #standard() standard} tools)
+     * @throws IllegalArgumentException if a name is given twice, a descriptor has no operation (its name is
+     *                                  none of the {@linkplain #standard() standard} tools), or its parameters
+     *                                  are not the ones its operation reads (names and types; a required one
+     *                                  stays required)
      */
     public static ToolCatalogue of(List<ToolDescriptor> tools) {
         Objects.requireNonNull(tools, "tools");
         for (ToolDescriptor tool : tools) {
-            if (STANDARD.find(Objects.requireNonNull(tool, "tool").name()).isEmpty()) {
+            ToolDescriptor standard = STANDARD.find(Objects.requireNonNull(tool, "tool").name()).orElse(null);
+            if (standard == null) {
                 // a descriptor no operation implements would be published but never run: refuse it here
                 throw new IllegalArgumentException("Tool " + Messages.quote(tool.name()) + " has no operation: a "
                         + "catalogue describes tools this library implements (" + String.join(", ",
                         STANDARD.byName.keySet().stream().sorted().toList()) + "), and a descriptor of another "
                         + "name would be offered to a model but could never run");
             }
+            requireParametersOf(standard, tool);
         }
         return new ToolCatalogue(tools);
+    }
+
+    /** The operation reads exactly the standard parameters: the same names and types, required ones kept. */
+    private static void requireParametersOf(ToolDescriptor standard, ToolDescriptor tool) {
+        for (ToolParameter parameter : tool.parameters()) {
+            ToolParameter expected = standard.parameter(parameter.name());
+            if (expected == null || expected.type() != parameter.type()
+                    || expected.required() && !parameter.required()) {
+                throw new IllegalArgumentException("Tool " + Messages.quote(tool.name()) + " declares "
+                        + parameter + ", but its operation reads " + standard.parameters());
+            }
+        }
+        if (tool.parameters().size() != standard.parameters().size()) {
+            throw new IllegalArgumentException("Tool " + Messages.quote(tool.name()) + " declares "
+                    + tool.parameters() + ", but its operation reads " + standard.parameters());
+        }
     }
 
     /**
