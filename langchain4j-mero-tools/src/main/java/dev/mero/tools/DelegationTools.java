@@ -6,6 +6,7 @@ import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
 import dev.mero.core.NarrowingBuilder;
+import dev.mero.core.OperationFailedException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.UntrustedContent;
 import java.util.Collections;
@@ -99,7 +100,9 @@ public final class DelegationTools {
      *
      * @param worker the worker's name
      * @param task   the task
-     * @return the worker's answer between data markers, or {@code Denied: ...} when the worker was refused
+     * @return the worker's answer between data markers
+     * @throws MeroToolsException when the worker itself was stopped by a refusal or failure: {@code Denied: Worker
+     *                            'w' was stopped: ...} (or {@code Error: ...}) for the model, flagged as an error
      */
     @Tool(name = DELEGATE_TASK, value = DELEGATE_TASK_DESCRIPTION)
     public String delegateTask(@P(name = "worker", value = WORKER) String worker,
@@ -118,7 +121,9 @@ public final class DelegationTools {
             // the answer is another model's text about files it read: data for this model, never instructions
             return "Worker " + Messages.quote(worker) + " answered:\n" + UntrustedContent.wrap(DELEGATE_TASK, answer);
         } catch (MeroToolsException e) {
-            return "Worker " + Messages.quote(worker) + " was stopped. " + e.toModelText();
+            // a refusal like any other: the handler turns it into Denied:/Error: text flagged as an error
+            String message = "Worker " + Messages.quote(worker) + " was stopped: " + e.getMessage();
+            throw e.isDenial() ? new MeroToolsException(message) : new OperationFailedException(message);
         }
     }
 
