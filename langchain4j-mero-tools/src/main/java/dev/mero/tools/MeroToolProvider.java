@@ -19,8 +19,8 @@ import dev.langchain4j.service.tool.ToolProviderResult;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ParameterType;
+import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ToolParameter;
 import dev.mero.core.ops.ToolResponse;
 import dev.mero.core.ops.UntrustedContent;
@@ -130,7 +130,7 @@ public final class MeroToolProvider implements ToolProvider {
     }
 
     /** The JSON Schema element of a parameter: every {@link ParameterType} has its own. */
-    static JsonSchemaElement element(ToolParameter parameter) {
+    private static JsonSchemaElement element(ToolParameter parameter) {
         String description = parameter.description();
         return switch (parameter.type()) {
             case STRING -> JsonStringSchema.builder().description(description).build();

@@ -171,8 +171,7 @@ public final class MeroOperations {
      *
      * @param toolName      the tool the model called
      * @param jsonArguments the JSON object text; {@code null} or blank counts as {@code {}}
-     * @return the response; any exception other than a {@link dev.mero.core.MeroToolsException} is a bug and
-     *         propagates
+     * @return the response; any exception other than a {@link MeroToolsException} is a bug and propagates
      */
     public ToolResponse respond(String toolName, String jsonArguments) {
         return respond(toolName, tool -> ToolArguments.parse(tool, jsonArguments));
@@ -207,8 +206,8 @@ public final class MeroOperations {
     /**
      * The refusal of a call to a tool that was not offered, naming it: {@code Denied: ...} for a catalogue
      * tool (this context, or the caller it was narrowed for, cannot use it), {@code Error: ...} for any other
-     * name. Bindings
-     * answer a model that calls a tool it was not given with this, instead of failing the conversation.
+     * name. Bindings answer a model that calls a tool it was not given with this, instead of failing the
+     * conversation.
      *
      * @param toolName the name the model called, may be {@code null}
      * @return the error response
