@@ -2,6 +2,7 @@ package dev.mero.tools;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
@@ -64,9 +65,9 @@ public final class MeroTools {
      * Wires a context into an AI-service builder: the {@link MeroToolProvider} (only the tools the context can
      * use, strict arguments, replay memory, untrusted content marked, per-call identity), both error
      * handlers, and the answer to a call of a tool that was not offered: the core's refusal naming the tool,
-     * flagged as an error (LangChain4j keeps only the text of that answer, so a chat-request transformer puts
-     * the flag back; an application that sets its own {@code chatRequestTransformer} afterwards replaces it,
-     * and such refusals then reach the model unflagged).
+     * flagged as an error (LangChain4j keeps only the text of that answer, so a chat-request transformer,
+     * {@link #flagUnofferedCalls(ChatRequest)}, puts the flag back; an application that sets its own
+     * {@code chatRequestTransformer} composes it with that one, or such refusals reach the model unflagged).
      *
      * @param builder the builder
      * @param context the context that decides every call
@@ -89,7 +90,7 @@ public final class MeroTools {
                 .toolExecutionErrorHandler(executionErrorHandler)
                 .toolArgumentsErrorHandler(argumentsErrorHandler)
                 .hallucinatedToolNameStrategy(this::unknownTool)
-                .chatRequestTransformer(unoffered::markErrors);
+                .chatRequestTransformer(this::flagUnofferedCalls);
     }
 
     /**
@@ -103,6 +104,18 @@ public final class MeroTools {
      */
     ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
         return unoffered.answer(request);
+    }
+
+    /**
+     * The chat-request transformer {@link #applyTo(AiServices)} registers: the refusals of calls to tools that
+     * were not offered are sent to the model flagged as errors. An application with a transformer of its own
+     * composes the two: {@code .chatRequestTransformer(request -> mine(tools.flagUnofferedCalls(request)))}.
+     *
+     * @param request the request about to be sent
+     * @return the request, with those refusals flagged
+     */
+    public ChatRequest flagUnofferedCalls(ChatRequest request) {
+        return unoffered.markErrors(request);
     }
 
     /**
