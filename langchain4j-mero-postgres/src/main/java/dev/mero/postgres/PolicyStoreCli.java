@@ -18,7 +18,7 @@ import java.util.Map;
  * A small command line over a policy file whose {@code store:} section names the shared database: act as
  * one application instance (guarded actions under the shared rate limit and approvals), or as an operator
  * (list pending approvals, approve or deny one). Run two of them against one database to see the state
- * shared; the README's "Several instances, one database" section shows how.
+ * shared; docs/several-instances.md shows how.
  *
  * <pre>
  * guard   &lt;policy&gt; &lt;read|write|delete|list&gt; &lt;virtual path&gt; [times]

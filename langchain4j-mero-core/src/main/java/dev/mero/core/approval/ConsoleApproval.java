@@ -2,6 +2,8 @@ package dev.mero.core.approval;
 
 import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Messages;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Console;
 import java.io.IOException;
@@ -48,7 +50,10 @@ import java.util.stream.Collectors;
  *
  * <p>Concurrent requests are asked one at a time; time spent waiting for an earlier prompt counts against
  * the timeout. The backend waits by polling the input, so it reacts to an interrupt (for example from a
- * {@link ChainedApproval} timeout) within a few milliseconds and leaves no thread behind. Thread-safe.
+ * {@link ChainedApproval} timeout) within a few milliseconds and leaves no thread behind. It reads what is
+ * ready in chunks, never a character at a time: a terminal reader ({@link Console#reader()}) takes a whole
+ * line from the terminal at once, so after the first character its {@code ready()} no longer reports the
+ * rest of the line. Text read past the end of an answer is kept for the next question. Thread-safe.
  */
 public final class ConsoleApproval implements ApprovalBackend {
 
@@ -60,6 +65,9 @@ public final class ConsoleApproval implements ApprovalBackend {
     /** Longest details shown, in lines; the rest is summarised. */
     private static final int MAX_DETAIL_LINES = 200;
     private static final long POLL_MILLIS = 10;
+    /** Largest read from the input at once; bounds what is held beyond the current answer. */
+    private static final int CHUNK = 256;
+    private static final Logger LOGGER = LoggerFactory.getLogger(ConsoleApproval.class);
 
     private final Reader input;
     private final PrintWriter output;
@@ -67,6 +75,8 @@ public final class ConsoleApproval implements ApprovalBackend {
     private final boolean discardTypeAhead;
     private final ReentrantLock prompting = new ReentrantLock(true);
     private volatile boolean inputEnded;
+    /** Text read past the end of the last answer, waiting for the next question; guarded by {@link #prompting}. */
+    private final StringBuilder carried = new StringBuilder();
 
     private ConsoleApproval(Builder builder) {
         this.input = builder.input;
@@ -114,6 +124,10 @@ public final class ConsoleApproval implements ApprovalBackend {
         if (in == null) {
             Console console = System.console();
             if (console == null) {
+                LOGGER.warn("ConsoleApproval abstains on {} for context {}: there is no terminal (standard input "
+                        + "or output is not a terminal), so nobody can answer here; the next backend in the "
+                        + "chain decides, or a lone gate refuses", Messages.quote(request.action()),
+                        Messages.quote(request.contextName()));
                 return ApprovalDecision.ABSTAIN;
             }
             in = console.reader();
@@ -169,16 +183,16 @@ public final class ConsoleApproval implements ApprovalBackend {
     private ApprovalDecision ask(ApprovalRequest request, Reader in, PrintWriter out, long deadline)
             throws InterruptedException, IOException {
         if (inputEnded || discardTypeAhead && !discardTypeAhead(in, deadline)) {
-            return ApprovalDecision.ABSTAIN;
+            return abstainAtEnd(request);
         }
         out.print(describe(request));
         out.print("Approve? [y/N] (no answer within " + readable(timeout) + " denies): ");
         out.flush();
-        StringBuilder answer = new StringBuilder();
-        int length = 0;
-        while (true) {
-            // Checked on every character too, so an endless line can neither hold the question open nor
-            // make the wait deaf to interrupts.
+        Answer answer = new Answer();
+        char[] chunk = new char[CHUNK];
+        while (!answer.complete) {
+            // Checked on every chunk too, so an endless line can neither hold the question open nor make the
+            // wait deaf to interrupts.
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for an approval answer");
             }
@@ -188,43 +202,75 @@ public final class ConsoleApproval implements ApprovalBackend {
                 out.flush();
                 throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), timeout);
             }
+            if (!carried.isEmpty()) {
+                answer.take(carried);
+                continue;
+            }
             if (!in.ready()) {
                 Thread.sleep(POLL_MILLIS);
                 continue;
             }
-            int c = in.read();
-            if (c == -1) {
+            int read = in.read(chunk, 0, chunk.length);
+            if (read == -1) {
                 inputEnded = true;
-                if (length == 0) {
+                if (answer.empty) {
                     out.println();
                     out.println("Input ended: no decision.");
                     out.flush();
-                    return ApprovalDecision.ABSTAIN;
+                    return abstainAtEnd(request);
                 }
                 break;
             }
-            if (c == '\n') {
-                break;
-            }
-            if (++length <= MAX_ANSWER_LENGTH) {
-                answer.append((char) c);
-            }
+            carried.append(chunk, 0, read);
         }
-        boolean approved = length <= MAX_ANSWER_LENGTH && isYes(answer.toString());
+        boolean approved = answer.approves();
         out.println(approved ? "Approved." : "Denied.");
         out.flush();
         return approved ? ApprovalDecision.APPROVED : ApprovalDecision.DENIED;
     }
 
+    private static ApprovalDecision abstainAtEnd(ApprovalRequest request) {
+        LOGGER.warn("ConsoleApproval abstains on {} for context {}: its input has ended, so nobody can answer "
+                        + "here; the next backend in the chain decides, or a lone gate refuses",
+                Messages.quote(request.action()), Messages.quote(request.contextName()));
+        return ApprovalDecision.ABSTAIN;
+    }
+
     /** Drops whatever was typed before the prompt; returns {@code false} if the input has ended. */
     private boolean discardTypeAhead(Reader in, long deadline) throws IOException {
+        carried.setLength(0);
+        char[] chunk = new char[CHUNK];
         while (in.ready() && System.nanoTime() - deadline < 0) {
-            if (in.read() == -1) {
+            if (in.read(chunk, 0, chunk.length) == -1) {
                 inputEnded = true;
                 return false;
             }
         }
         return true;
+    }
+
+    /** One answer line as it arrives: its first characters, and whether it is empty or too long to count. */
+    private static final class Answer {
+        private final StringBuilder text = new StringBuilder();
+        private boolean empty = true;
+        private boolean overlong;
+        private boolean complete;
+
+        /** Moves characters from {@code source} up to and including the first line end; the rest stays there. */
+        void take(StringBuilder source) {
+            int end = source.indexOf("\n");
+            int taken = end < 0 ? source.length() : end;
+            int room = MAX_ANSWER_LENGTH - text.length();
+            overlong |= taken > room;
+            text.append(source, 0, Math.min(taken, room));
+            empty &= taken == 0;
+            complete = end >= 0;
+            source.delete(0, end < 0 ? taken : end + 1);
+        }
+
+        boolean approves() {
+            return !overlong && isYes(text.toString());
+        }
     }
 
     private static boolean isYes(String answer) {

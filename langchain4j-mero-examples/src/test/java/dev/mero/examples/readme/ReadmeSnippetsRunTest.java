@@ -56,6 +56,18 @@ class ReadmeSnippetsRunTest {
     }
 
     @Test
+    void theScriptedModelSnippetRunsTheRealToolLoopWithoutAModel() {
+        SecurityContext context = SecurityContext.builder()
+                .path(PathEntry.of(workspace, "ws", Permission.READ))
+                .build();
+
+        String answer = snippets().scriptedModel(context).chat("What do my notes say?");
+
+        // the file text reaches the model inside <untrusted-data ...> markers
+        assertThat(answer).startsWith("The notes say: ").contains("three little words");
+    }
+
+    @Test
     void thePathSnippetResolvesTheVirtualPathToTheCanonicalHostPath() throws IOException {
         ResolvedPath target = snippets().paths();
 
