@@ -43,8 +43,9 @@ import java.util.stream.Collectors;
  *
  * <p>Answers: {@code y} or {@code yes} (any case, surrounding blanks ignored) approves; anything else,
  * including an empty line, denies; no complete answer within the {@linkplain Builder#timeout(Duration)
- * timeout} is an {@link ApprovalTimeoutException} (the action is refused as timed out, not as denied). When there is no terminal ({@link System#console()} is {@code null} and no input was
- * given), or the input has ended, the backend {@link ApprovalDecision#ABSTAIN abstains}, so that a chain
+ * timeout} is an {@link ApprovalTimeoutException} (the action is refused as timed out, not as denied). When
+ * there is no terminal ({@link System#console()} is {@code null} and no input was given), or the input has
+ * ended, the backend {@link ApprovalDecision#ABSTAIN abstains}, so that a chain
  * can ask someone else (and a lone gate refuses). By default any type-ahead, text typed before the prompt
  * appeared, is discarded, so a stray {@code y} meant for an earlier question cannot approve a new one.
  *
