@@ -1,5 +1,6 @@
 package dev.mero.postgres;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.approval.ApprovalDecision;
@@ -32,7 +33,8 @@ import java.util.stream.Collectors;
  *
  * <p>Exactly one outcome is recorded per request: deciding is a conditional update ({@code WHERE decision
  * IS NULL}), and at its timeout the waiting instance records {@code TIMED_OUT} the same way; whichever
- * update comes first is the outcome, and the waiter returns what was recorded. A database that cannot be
+ * update comes first is the outcome, and the waiter returns what was recorded ({@code TIMED_OUT} as an
+ * {@link ApprovalTimeoutException}, so the gate audits a timeout, not a refusal). A database that cannot be
  * reached makes {@link #decide(ApprovalRequest)} throw {@link PolicyStoreUnavailableException}, which the
  * gate turns into a refusal. Thread-safe.
  */
@@ -83,6 +85,9 @@ final class PostgresApprovals implements ApprovalStore {
         return switch (outcome) {
             case "APPROVED" -> ApprovalDecision.APPROVED;
             case "DENIED" -> ApprovalDecision.DENIED;
+            // nobody decided in time: a timeout, audited as such, never a refusal
+            case "TIMED_OUT" -> throw ApprovalTimeoutException.noDecisionWithin(request.action(),
+                    request.contextName(), timeout);
             default -> ApprovalDecision.ABSTAIN;
         };
     }

@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,8 +43,9 @@ import java.util.stream.Collectors;
  *
  * <p>Answers: {@code y} or {@code yes} (any case, surrounding blanks ignored) approves; anything else,
  * including an empty line, denies; no complete answer within the {@linkplain Builder#timeout(Duration)
- * timeout} denies. When there is no terminal ({@link System#console()} is {@code null} and no input was
- * given), or the input has ended, the backend {@link ApprovalDecision#ABSTAIN abstains}, so that a chain
+ * timeout} is an {@link ApprovalTimeoutException} (the action is refused as timed out, not as denied). When
+ * there is no terminal ({@link System#console()} is {@code null} and no input was given), or the input has
+ * ended, the backend {@link ApprovalDecision#ABSTAIN abstains}, so that a chain
  * can ask someone else (and a lone gate refuses). By default any type-ahead, text typed before the prompt
  * appeared, is discarded, so a stray {@code y} meant for an earlier question cannot approve a new one.
  *
@@ -109,8 +111,9 @@ public final class ConsoleApproval implements ApprovalBackend {
      *
      * @param request what is to be approved
      * @return {@link ApprovalDecision#APPROVED} for {@code y}/{@code yes}; {@link ApprovalDecision#DENIED}
-     *         for any other answer or no answer in time; {@link ApprovalDecision#ABSTAIN} without a terminal
-     *         or once the input has ended
+     *         for any other answer; {@link ApprovalDecision#ABSTAIN} without a terminal or once the input has
+     *         ended
+     * @throws ApprovalTimeoutException if no complete answer came within the timeout
      * @throws InterruptedException if the thread was interrupted while waiting
      * @throws IOException          if the input cannot be read
      */
@@ -133,7 +136,8 @@ public final class ConsoleApproval implements ApprovalBackend {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!prompting.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-            return ApprovalDecision.DENIED; // the human did not get to this question in time
+            // the human did not get to this question in time
+            throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), timeout);
         }
         try {
             return ask(request, in, out, deadline);
@@ -195,9 +199,9 @@ public final class ConsoleApproval implements ApprovalBackend {
             }
             if (System.nanoTime() - deadline >= 0) {
                 out.println();
-                out.println("No answer within " + readable(timeout) + ": denied.");
+                out.println("No answer within " + readable(timeout) + ": timed out, not approved.");
                 out.flush();
-                return ApprovalDecision.DENIED;
+                throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), timeout);
             }
             if (!carried.isEmpty()) {
                 answer.take(carried);

@@ -60,7 +60,7 @@ class ConsoleApprovalTerminalTest {
 
         String shown = waitFor("DECISION 1: ");
 
-        assertThat(shown).contains("No answer within 3s: denied.").contains("DECISION 1: DENIED");
+        assertThat(shown).contains("No answer within 3s: timed out, not approved.").contains("DECISION 1: TIMED_OUT");
     }
 
     private void start(int questions, int timeoutSeconds) throws IOException {

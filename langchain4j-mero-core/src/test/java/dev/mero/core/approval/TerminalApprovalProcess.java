@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,12 @@ final class TerminalApprovalProcess {
         ConsoleApproval console = ConsoleApproval.builder()
                 .timeout(Duration.ofSeconds(Long.parseLong(args[1]))).build();
         for (int i = 1; i <= questions; i++) {
-            ApprovalDecision decision = console.decide(Requests.write("/ws/file-" + i + ".txt"));
+            String decision;
+            try {
+                decision = console.decide(Requests.write("/ws/file-" + i + ".txt")).name();
+            } catch (ApprovalTimeoutException e) {
+                decision = "TIMED_OUT";
+            }
             System.out.println();
             System.out.println("DECISION " + i + ": " + decision);
             System.out.flush();
