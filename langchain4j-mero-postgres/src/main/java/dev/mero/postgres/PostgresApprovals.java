@@ -1,5 +1,6 @@
 package dev.mero.postgres;
 
+import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.approval.ApprovalDecision;
@@ -61,9 +62,11 @@ final class PostgresApprovals implements ApprovalStore {
     @Override
     public ApprovalDecision decide(ApprovalRequest request) throws InterruptedException {
         Objects.requireNonNull(request, "request");
+        Keys.id(request.id());
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!insert(request)) {
-            LOG.warn("Approval request {} already exists in the store; abstaining for the duplicate", request.id());
+            LOG.warn("Approval request {} already exists in the store; abstaining for the duplicate",
+                    Messages.quote(request.id()));
             return ApprovalDecision.ABSTAIN;
         }
         String outcome;
@@ -103,8 +106,8 @@ final class PostgresApprovals implements ApprovalStore {
         Objects.requireNonNull(id, "id");
         return sql.run("pending approvals", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT " + COLUMNS
-                    + " FROM mero_approval WHERE id = ? AND decision IS NULL AND expires_at > clock_timestamp()")) {
-                statement.setString(1, id);
+                    + " FROM mero_approval WHERE id = ?::text AND decision IS NULL AND expires_at > clock_timestamp()")) {
+                statement.setString(1, Keys.id(id));
                 return requests(statement).stream().findFirst();
             }
         });
@@ -120,13 +123,13 @@ final class PostgresApprovals implements ApprovalStore {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(decision, "decision");
         String outcome = decision == ApprovalDecision.ABSTAIN ? "WITHDRAWN" : decision.name();
-        return sql.run("approval " + id, connection -> {
+        return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_approval"
-                    + " SET decision = ?, decided_by = ? WHERE id = ? AND decision IS NULL"
+                    + " SET decision = ?::text, decided_by = ?::text WHERE id = ?::text AND decision IS NULL"
                     + " AND expires_at > clock_timestamp()")) {
                 statement.setString(1, outcome);
                 statement.setString(2, instance);
-                statement.setString(3, id);
+                statement.setString(3, Keys.id(id));
                 return statement.executeUpdate() == 1;
             }
         });
@@ -142,16 +145,18 @@ final class PostgresApprovals implements ApprovalStore {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_approval"
                     + " (id, context_name, action, subject, permissions, target, argv, details, requested_at,"
                     + " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                    + " clock_timestamp() + ? * interval '1 microsecond') ON CONFLICT (id) DO NOTHING")) {
+                    + " clock_timestamp() + " + Sql.MICROS + ") ON CONFLICT (id) DO NOTHING")) {
                 statement.setString(1, request.id());
-                statement.setString(2, request.contextName());
-                statement.setString(3, request.action());
-                statement.setString(4, request.subject().orElse(null));
+                statement.setString(2, Keys.exact("context name", request.contextName()));
+                statement.setString(3, Keys.exact("action", request.action()));
+                statement.setString(4, request.subject().map(value -> Keys.exact("subject", value)).orElse(null));
                 statement.setString(5, request.permissions().stream().map(Enum::name)
                         .collect(Collectors.joining(",")));
-                statement.setString(6, request.target().map(Path::toString).orElse(null));
-                statement.setArray(7, connection.createArrayOf("text", request.argv().toArray()));
-                statement.setString(8, request.details().orElse(null));
+                statement.setString(6, request.target().map(Path::toString).map(value -> Keys.exact("path", value))
+                        .orElse(null));
+                statement.setArray(7, connection.createArrayOf("text",
+                        request.argv().stream().map(value -> Keys.exact("argument", value)).toArray()));
+                statement.setString(8, request.details().map(value -> Keys.exact("preview", value)).orElse(null));
                 statement.setTimestamp(9, Timestamp.from(request.requestedAt()));
                 statement.setLong(10, timeout.toNanos() / 1_000L);
                 return statement.executeUpdate() == 1;
@@ -160,9 +165,9 @@ final class PostgresApprovals implements ApprovalStore {
     }
 
     private String decision(String id) {
-        return sql.run("approval " + id, connection -> {
+        return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection,
-                    "SELECT decision FROM mero_approval WHERE id = ?")) {
+                    "SELECT decision FROM mero_approval WHERE id = ?::text")) {
                 statement.setString(1, id);
                 try (ResultSet row = statement.executeQuery()) {
                     return row.next() ? row.getString(1) : "WITHDRAWN"; // a deleted request is nobody's yes
@@ -173,9 +178,9 @@ final class PostgresApprovals implements ApprovalStore {
 
     /** Records an outcome unless one is already recorded, and returns the recorded outcome. */
     private String conclude(String id, String outcome) {
-        return sql.run("approval " + id, connection -> {
+        return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_approval"
-                    + " SET decision = ?, decided_by = ? WHERE id = ? AND decision IS NULL")) {
+                    + " SET decision = ?::text, decided_by = ?::text WHERE id = ?::text AND decision IS NULL")) {
                 statement.setString(1, outcome);
                 statement.setString(2, instance);
                 statement.setString(3, id);
@@ -189,7 +194,7 @@ final class PostgresApprovals implements ApprovalStore {
 
     private String recorded(Connection connection, String id) throws SQLException {
         try (PreparedStatement statement = sql.prepare(connection,
-                "SELECT decision FROM mero_approval WHERE id = ?")) {
+                "SELECT decision FROM mero_approval WHERE id = ?::text")) {
             statement.setString(1, id);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() && row.getString(1) != null ? row.getString(1) : "WITHDRAWN";
@@ -202,7 +207,7 @@ final class PostgresApprovals implements ApprovalStore {
         try {
             conclude(id, "WITHDRAWN");
         } catch (PolicyStoreUnavailableException e) {
-            LOG.warn("Could not withdraw approval request {}; it expires on its own", id);
+            LOG.warn("Could not withdraw approval request {}; it expires on its own", Messages.quote(id));
         }
     }
 

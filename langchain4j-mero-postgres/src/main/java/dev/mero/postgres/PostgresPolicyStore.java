@@ -1,5 +1,6 @@
 package dev.mero.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.mero.core.approval.ApprovalStore;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditSink;
@@ -43,6 +44,9 @@ import java.util.Objects;
  */
 public final class PostgresPolicyStore implements PolicyStore {
 
+    /** The smallest pool that works: the listener's connection and one for statements. */
+    static final int MIN_POOL_SIZE = 2;
+
     private final Sql sql;
     private final Duration pollInterval;
     private final String instance;
@@ -57,7 +61,9 @@ public final class PostgresPolicyStore implements PolicyStore {
         if (builder.dataSource == null) {
             throw new IllegalArgumentException("PostgresPolicyStore needs a DataSource; call dataSource(...)");
         }
-        this.sql = new Sql(builder.dataSource, builder.timeout);
+        refuseTooSmallPool(builder.dataSource);
+        this.sql = new Sql(builder.dataSource, builder.timeout, builder.schema != null ? builder.schema
+                : Sql.defaultSchema(builder.dataSource, builder.timeout));
         this.pollInterval = builder.pollInterval;
         this.instance = builder.instance;
         this.notifications = new Notifications(builder.dataSource);
@@ -66,6 +72,24 @@ public final class PostgresPolicyStore implements PolicyStore {
         this.replays = new PostgresReplayStore(sql, notifications, pollInterval);
         this.auditSink = new PostgresAuditSink(sql, instance);
         this.owned = builder.owned;
+    }
+
+    /**
+     * The listener holds one connection for as long as the store is open: a pool of one would leave every
+     * approval and replay waiting for a connection that never comes back.
+     */
+    private static void refuseTooSmallPool(DataSource dataSource) {
+        try {
+            if (dataSource.isWrapperFor(HikariDataSource.class)
+                    && dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize() < MIN_POOL_SIZE) {
+                throw new IllegalArgumentException("The policy store's connection pool allows "
+                        + dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize() + " connection(s) but "
+                        + "needs at least " + MIN_POOL_SIZE + ": one is held by the listener that wakes waiting "
+                        + "approvals and replays, the others run the statements (set maximumPoolSize)");
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalArgumentException("The policy store's DataSource cannot be inspected", e);
+        }
     }
 
     /**
@@ -137,10 +161,10 @@ public final class PostgresPolicyStore implements PolicyStore {
             int deleted = 0;
             for (String delete : List.of(
                     "DELETE FROM mero_approval WHERE (decision IS NOT NULL OR expires_at < clock_timestamp())"
-                            + " AND requested_at < clock_timestamp() - ? * interval '1 microsecond'",
-                    "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - ? * interval '1 microsecond'",
+                            + " AND requested_at < clock_timestamp() - " + Sql.MICROS,
+                    "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - " + Sql.MICROS,
                     "DELETE FROM mero_retry_budget"
-                            + " WHERE last_failure < clock_timestamp() - ? * interval '1 microsecond'")) {
+                            + " WHERE last_failure < clock_timestamp() - " + Sql.MICROS)) {
                 try (java.sql.PreparedStatement statement = sql.prepare(connection, delete)) {
                     statement.setLong(1, micros);
                     deleted += statement.executeUpdate();
@@ -148,6 +172,15 @@ public final class PostgresPolicyStore implements PolicyStore {
             }
             return deleted;
         });
+    }
+
+    /**
+     * The schema that holds the store's tables and functions.
+     *
+     * @return the schema's name
+     */
+    public String schema() {
+        return sql.schema();
     }
 
     /**
@@ -183,6 +216,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         private Duration timeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofSeconds(1);
         private boolean migrate;
+        private String schema;
         private String instance = ManagementFactory.getRuntimeMXBean().getName();
         private AutoCloseable owned;
 
@@ -233,6 +267,23 @@ public final class PostgresPolicyStore implements PolicyStore {
          */
         public Builder migrate(boolean migrate) {
             this.migrate = migrate;
+            return this;
+        }
+
+        /**
+         * Sets the schema that holds the store's tables and functions (default: the database user's current
+         * schema, usually {@code public}). Every statement runs with {@code search_path = pg_catalog, <schema>},
+         * so objects other roles create in other schemas are never used; name a schema only the owner role
+         * may create in (see docs/several-instances.md for the two-role setup).
+         *
+         * @param schema the schema's name, as stored (case-sensitive, not quoted)
+         * @return this builder
+         */
+        public Builder schema(String schema) {
+            if (schema == null || schema.isBlank() || schema.indexOf('\u0000') >= 0) {
+                throw new IllegalArgumentException("The schema name must be non-blank and free of NUL");
+            }
+            this.schema = schema;
             return this;
         }
 

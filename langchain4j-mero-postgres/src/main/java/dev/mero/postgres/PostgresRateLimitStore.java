@@ -51,8 +51,8 @@ final class PostgresRateLimitStore implements RateLimitStore {
         long cost = cost(limit);
         return sql.run("rate limit " + Messages.quote(bucket), connection -> {
             try (PreparedStatement statement = sql.prepare(connection,
-                    "SELECT taken, tokens FROM mero_take_permit(?, ?, ?, ?, ?)")) {
-                statement.setString(1, key);
+                    "SELECT taken, tokens FROM mero_take_permit(?::text, ?::bigint, ?::bigint, ?::bigint, ?::boolean)")) {
+                statement.setString(1, Keys.stored("rate-limit bucket", key));
                 statement.setLong(2, cost * limit.burst());
                 statement.setLong(3, cost);
                 statement.setLong(4, limit.permits());
