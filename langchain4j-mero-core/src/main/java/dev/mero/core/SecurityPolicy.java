@@ -178,7 +178,7 @@ public final class SecurityPolicy {
         rules(root, "denied_commands", builder::denyCommand);
         apply(root, "require_approval", node -> builder.requireApproval(node.permissions()));
         if (root.has("approval")) {
-            approval(root.get("approval"), builder, store);
+            approval(root.get("approval"), builder, store, contextName);
         }
         apply(root, "scopes", node -> builder.scopes(node.texts()));
         if (root.has("limits")) {
@@ -348,7 +348,8 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store) {
+    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store,
+                                 String contextName) {
         approval.object("require", "backend", "timeout");
         apply(approval, "require", node -> builder.requireApproval(node.permissions()));
         if (!approval.has("backend")) {
@@ -373,7 +374,7 @@ public final class SecurityPolicy {
                     throw backend.fail("backend: store needs a 'store' section naming the shared store");
                 }
                 chosen = store.approvals(approval.has("timeout") ? approval.get("timeout").duration()
-                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT);
+                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT, contextName);
             }
             default -> throw backend.fail(Messages.quote(kind) + " is not an approval backend (expected deny, "
                     + "approve, console or store; an application callback is added in code)");

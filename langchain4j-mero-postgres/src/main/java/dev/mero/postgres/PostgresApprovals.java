@@ -35,7 +35,12 @@ import java.util.stream.Collectors;
  * IS NULL}), and at its timeout the waiting instance records {@code TIMED_OUT} the same way; whichever
  * update comes first is the outcome, and the waiter returns what was recorded. A database that cannot be
  * reached makes {@link #decide(ApprovalRequest)} throw {@link PolicyStoreUnavailableException}, which the
- * gate turns into a refusal. Thread-safe.
+ * gate turns into a refusal.
+ *
+ * <p>A store made for a queue (a context's name) records it on each request it makes, and lists and decides
+ * only requests of that queue: another tenant's request is neither listed nor decided by it. A narrowed child
+ * context that keeps its parent's approval backend asks through the parent's queue, so it is listed there.
+ * The store without a queue (the operators' view) lists and decides every request. Thread-safe.
  */
 final class PostgresApprovals implements ApprovalStore {
 
@@ -49,9 +54,13 @@ final class PostgresApprovals implements ApprovalStore {
     private final Duration timeout;
     private final long pollNanos;
     private final String instance;
+    private final String queue;
+    private final String inQueue;
 
     PostgresApprovals(Sql sql, Notifications notifications, Duration timeout, Duration pollInterval,
-                      String instance) {
+                      String instance, String queue) {
+        this.queue = queue;
+        this.inQueue = queue == null ? "" : " AND queue = ?::text";
         this.sql = sql;
         this.notifications = notifications;
         this.timeout = timeout;
@@ -94,8 +103,9 @@ final class PostgresApprovals implements ApprovalStore {
     public List<ApprovalRequest> pending() {
         return sql.run("pending approvals", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT " + COLUMNS
-                    + " FROM mero_approval WHERE decision IS NULL AND expires_at > clock_timestamp()"
+                    + " FROM mero_approval WHERE decision IS NULL AND expires_at > clock_timestamp()" + inQueue
                     + " ORDER BY requested_at LIMIT " + MAX_LISTED)) {
+                inQueue(statement, 1);
                 return requests(statement);
             }
         });
@@ -106,8 +116,10 @@ final class PostgresApprovals implements ApprovalStore {
         Objects.requireNonNull(id, "id");
         return sql.run("pending approvals", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT " + COLUMNS
-                    + " FROM mero_approval WHERE id = ?::text AND decision IS NULL AND expires_at > clock_timestamp()")) {
+                    + " FROM mero_approval WHERE id = ?::text AND decision IS NULL AND expires_at > clock_timestamp()"
+                    + inQueue)) {
                 statement.setString(1, Keys.id(id));
+                inQueue(statement, 2);
                 return requests(statement).stream().findFirst();
             }
         });
@@ -126,10 +138,11 @@ final class PostgresApprovals implements ApprovalStore {
         return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_approval"
                     + " SET decision = ?::text, decided_by = ?::text WHERE id = ?::text AND decision IS NULL"
-                    + " AND expires_at > clock_timestamp()")) {
+                    + " AND expires_at > clock_timestamp()" + inQueue)) {
                 statement.setString(1, outcome);
                 statement.setString(2, instance);
                 statement.setString(3, Keys.id(id));
+                inQueue(statement, 4);
                 return statement.executeUpdate() == 1;
             }
         });
@@ -137,14 +150,21 @@ final class PostgresApprovals implements ApprovalStore {
 
     @Override
     public String toString() {
-        return "PostgresApprovals{timeout=" + timeout + "}";
+        return "PostgresApprovals{timeout=" + timeout + (queue == null ? ", every queue" : "") + "}";
+    }
+
+    /** Binds the queue at {@code index} when the store has one. */
+    private void inQueue(PreparedStatement statement, int index) throws SQLException {
+        if (queue != null) {
+            statement.setString(index, queue);
+        }
     }
 
     private boolean insert(ApprovalRequest request) {
         return sql.run("approval request", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_approval"
                     + " (id, context_name, action, subject, permissions, target, argv, details, requested_at,"
-                    + " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    + " queue, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                     + " clock_timestamp() + " + Sql.MICROS + ") ON CONFLICT (id) DO NOTHING")) {
                 statement.setString(1, request.id());
                 statement.setString(2, Keys.exact("context name", request.contextName()));
@@ -158,7 +178,8 @@ final class PostgresApprovals implements ApprovalStore {
                         request.argv().stream().map(value -> Keys.exact("argument", value)).toArray()));
                 statement.setString(8, request.details().map(value -> Keys.exact("preview", value)).orElse(null));
                 statement.setTimestamp(9, Timestamp.from(request.requestedAt()));
-                statement.setLong(10, timeout.toNanos() / 1_000L);
+                statement.setString(10, queue);
+                statement.setLong(11, timeout.toNanos() / 1_000L);
                 return statement.executeUpdate() == 1;
             }
         });

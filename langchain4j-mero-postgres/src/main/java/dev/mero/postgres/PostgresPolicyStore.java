@@ -26,7 +26,7 @@ import java.util.Objects;
  *         .name("worker_1")
  *         .rateLimit(RateLimit.perMinute(60)).rateLimitStore(store.rateLimits())   // one bucket for all instances
  *         .retryBudget(RetryBudget.builder().store(store.retryBudgets(), "worker_1").build())
- *         .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5)))
+ *         .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5), "worker_1"))
  *         .replayStore(store.replays())
  *         .auditLog(AuditLog.builder().sink(store.auditSink()).build())
  *         .build();
@@ -111,13 +111,42 @@ public final class PostgresPolicyStore implements PolicyStore {
         return retryBudgets;
     }
 
+    /**
+     * The operators' view of every approval queue: it lists and decides the requests of every context. Give
+     * a context {@link #approvals(Duration, String)} instead, so that its operators see only its own.
+     *
+     * @param timeout how long a request made through it waits before it abstains
+     * @return the store-wide approval store
+     */
     @Override
     public ApprovalStore approvals(Duration timeout) {
+        return new PostgresApprovals(sql, notifications, positive(timeout), pollInterval, instance, null);
+    }
+
+    /**
+     * The approval queue of one context (tenant): it lists and decides only the requests made through the same
+     * queue, so one tenant's operator never sees or answers another's. A policy file's {@code backend: store}
+     * uses the queue of its context's name; a narrowed child that keeps its parent's backend asks through the
+     * parent's queue. {@link #approvals(Duration)} is the operators' view of every queue.
+     *
+     * @param timeout how long a request waits before it abstains
+     * @param queue   the queue's name, usually the context's name
+     * @return the queue's approval store
+     * @throws dev.mero.core.InvalidInputException if the name holds NUL or an unpaired surrogate
+     */
+    @Override
+    public ApprovalStore approvals(Duration timeout, String queue) {
+        Objects.requireNonNull(queue, "queue");
+        return new PostgresApprovals(sql, notifications, positive(timeout), pollInterval, instance,
+                Keys.stored("approval queue", queue));
+    }
+
+    private static Duration positive(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("The approval timeout must be positive, was " + timeout);
         }
-        return new PostgresApprovals(sql, notifications, timeout, pollInterval, instance);
+        return timeout;
     }
 
     @Override
