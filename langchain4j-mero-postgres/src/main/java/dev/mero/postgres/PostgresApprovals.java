@@ -71,7 +71,7 @@ final class PostgresApprovals implements ApprovalStore {
     @Override
     public ApprovalDecision decide(ApprovalRequest request) throws InterruptedException {
         Objects.requireNonNull(request, "request");
-        Keys.id(request.id());
+        storable(request); // refused before any SQL
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!insert(request)) {
             LOG.warn("Approval request {} already exists in the store; abstaining for the duplicate",
@@ -113,12 +113,12 @@ final class PostgresApprovals implements ApprovalStore {
 
     @Override
     public Optional<ApprovalRequest> pending(String id) {
-        Objects.requireNonNull(id, "id");
+        Keys.id(Objects.requireNonNull(id, "id")); // refused before any SQL
         return sql.run("pending approvals", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT " + COLUMNS
                     + " FROM mero_approval WHERE id = ?::text AND decision IS NULL AND expires_at > clock_timestamp()"
                     + inQueue)) {
-                statement.setString(1, Keys.id(id));
+                statement.setString(1, id);
                 inQueue(statement, 2);
                 return requests(statement).stream().findFirst();
             }
@@ -134,6 +134,7 @@ final class PostgresApprovals implements ApprovalStore {
     public boolean complete(String id, ApprovalDecision decision) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(decision, "decision");
+        Keys.id(id); // refused before any SQL
         String outcome = decision == ApprovalDecision.ABSTAIN ? "WITHDRAWN" : decision.name();
         return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_approval"
@@ -141,7 +142,7 @@ final class PostgresApprovals implements ApprovalStore {
                     + " AND expires_at > clock_timestamp()" + inQueue)) {
                 statement.setString(1, outcome);
                 statement.setString(2, instance);
-                statement.setString(3, Keys.id(id));
+                statement.setString(3, id);
                 inQueue(statement, 4);
                 return statement.executeUpdate() == 1;
             }
@@ -160,6 +161,17 @@ final class PostgresApprovals implements ApprovalStore {
         }
     }
 
+    /** Refuses a request PostgreSQL could not store exactly: its id, names, arguments and preview. */
+    private static void storable(ApprovalRequest request) {
+        Keys.id(request.id());
+        Keys.exact("context name", request.contextName());
+        Keys.exact("action", request.action());
+        request.subject().ifPresent(value -> Keys.exact("subject", value));
+        request.target().ifPresent(value -> Keys.exact("path", value.toString()));
+        request.argv().forEach(value -> Keys.exact("argument", value));
+        request.details().ifPresent(value -> Keys.exact("preview", value));
+    }
+
     private boolean insert(ApprovalRequest request) {
         return sql.run("approval request", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_approval"
@@ -167,16 +179,14 @@ final class PostgresApprovals implements ApprovalStore {
                     + " queue, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                     + " clock_timestamp() + " + Sql.MICROS + ") ON CONFLICT (id) DO NOTHING")) {
                 statement.setString(1, request.id());
-                statement.setString(2, Keys.exact("context name", request.contextName()));
-                statement.setString(3, Keys.exact("action", request.action()));
-                statement.setString(4, request.subject().map(value -> Keys.exact("subject", value)).orElse(null));
+                statement.setString(2, request.contextName());
+                statement.setString(3, request.action());
+                statement.setString(4, request.subject().orElse(null));
                 statement.setString(5, request.permissions().stream().map(Enum::name)
                         .collect(Collectors.joining(",")));
-                statement.setString(6, request.target().map(Path::toString).map(value -> Keys.exact("path", value))
-                        .orElse(null));
-                statement.setArray(7, connection.createArrayOf("text",
-                        request.argv().stream().map(value -> Keys.exact("argument", value)).toArray()));
-                statement.setString(8, request.details().map(value -> Keys.exact("preview", value)).orElse(null));
+                statement.setString(6, request.target().map(Path::toString).orElse(null));
+                statement.setArray(7, connection.createArrayOf("text", request.argv().toArray()));
+                statement.setString(8, request.details().orElse(null));
                 statement.setTimestamp(9, Timestamp.from(request.requestedAt()));
                 statement.setString(10, queue);
                 statement.setLong(11, timeout.toNanos() / 1_000L);
