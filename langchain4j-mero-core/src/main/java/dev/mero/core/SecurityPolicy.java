@@ -182,7 +182,7 @@ public final class SecurityPolicy {
         rules(root, "denied_commands", builder::denyCommand);
         apply(root, "require_approval", node -> builder.requireApproval(node.permissions()));
         if (root.has("approval")) {
-            approval(root.get("approval"), builder, store);
+            approval(root.get("approval"), builder, store, contextName);
         }
         apply(root, "scopes", node -> builder.scopes(node.texts()));
         apply(root, "protected_paths_defaults", node -> builder.defaultProtectedPaths(node.bool()));
@@ -355,7 +355,8 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store) {
+    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store,
+                                 String contextName) {
         approval.object("require", "backend", "timeout");
         apply(approval, "require", node -> builder.requireApproval(node.permissions()));
         if (!approval.has("backend")) {
@@ -380,7 +381,7 @@ public final class SecurityPolicy {
                     throw backend.fail("backend: store needs a 'store' section naming the shared store");
                 }
                 chosen = store.approvals(approval.has("timeout") ? approval.get("timeout").duration()
-                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT);
+                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT, contextName);
             }
             default -> throw backend.fail(Messages.quote(kind) + " is not an approval backend (expected deny, "
                     + "approve, console or store; an application callback is added in code)");

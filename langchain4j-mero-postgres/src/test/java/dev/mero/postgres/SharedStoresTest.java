@@ -312,7 +312,7 @@ class SharedStoresTest {
     @Test
     void theSchemaIsCheckedAndNeverAlteredWithoutBeingAsked() throws Exception {
         // migrating again is a no-op; a store that does not migrate checks the version
-        assertThat(SchemaMigrations.migrate(new Sql(poolA, Duration.ofSeconds(5)))).isZero();
+        assertThat(SchemaMigrations.migrate(new Sql(poolA, Duration.ofSeconds(5), "public"))).isZero();
         PostgresPolicyStore.builder().dataSource(poolB).build().close();
 
         String emptyUrl = PostgresServer.shared().createDatabase();
