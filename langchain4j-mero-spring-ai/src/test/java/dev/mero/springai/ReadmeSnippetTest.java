@@ -10,10 +10,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.tool.ToolCallbackProvider;
 
@@ -57,6 +60,40 @@ class ReadmeSnippetTest {
         assertThat(answer).isEqualTo("Summarised.");
         assertThat(ScriptedSpringChatModel.lastToolResponses(scripted.prompts().get(2)).get(0).responseData())
                 .startsWith("Denied: Path '/docs/summary.md'");
+    }
+
+    @Test
+    void theCallerSnippetNarrowsTheCallAndAnswersAnUnofferedTool() throws IOException {
+        Path workspace = Files.createDirectories(root.resolve("workspace"));
+        Files.writeString(workspace.resolve("notes.md"), "- Ship on Friday.\n");
+        SecurityContext readOnlyContext = SecurityContext.builder().name("support")
+                .path(PathEntry.of(workspace.toString(), "ws", Permission.READ, Permission.WRITE))
+                .scopes("files::").build();
+        ScriptedSpringChatModel scripted = new ScriptedSpringChatModel()
+                .callTool("write_file", "{\"path\":\"/ws/notes.md\",\"content\":\"gone\"}")
+                .callTool("rm_rf", "{}")
+                .reply("Done.");
+        ChatModel chatModel = scripted;
+        MeroToolCallbacks tools = MeroToolCallbacks.forContext(readOnlyContext);
+
+        // README:begin spring-ai-callers
+        ChatClient client = ChatClient.builder(chatModel, ObservationRegistry.NOOP, null, null,
+                ToolCallingAdvisor.builder().toolCallingManager(tools.toolCallingManager())).build();
+
+        String answer = client.prompt()
+                .user("Summarise /ws/notes.md")
+                .tools(tools)
+                .toolContext(Map.of("mero.caller", "alice", "mero.scopes", List.of("files:*:read")))
+                .call()
+                .content();
+        // README:end
+
+        assertThat(answer).isEqualTo("Done.");
+        assertThat(ScriptedSpringChatModel.lastToolResponses(scripted.prompts().get(1)).get(0).responseData())
+                .startsWith("Denied: Context 'alice' lacks scope 'files:file:write'");
+        assertThat(ScriptedSpringChatModel.lastToolResponses(scripted.prompts().get(2)).get(0).responseData())
+                .startsWith("Error: there is no tool 'rm_rf' available to you.");
+        assertThat(workspace.resolve("notes.md")).hasContent("- Ship on Friday.\n");
     }
 
     @Test
