@@ -75,8 +75,11 @@ final class BubblewrapProbe {
 
     private static Availability probe(Path bubblewrap) {
         if (!Files.isRegularFile(bubblewrap) || !Files.isExecutable(bubblewrap)) {
-            LOGGER.error("The command sandbox is unavailable: {} is not an executable file. Install the package "
-                    + "'bubblewrap' or configure the executable's path.", bubblewrap);
+            LOGGER.error("The command sandbox is unavailable, so run_command is not offered and every command is "
+                    + "refused: {} is not an executable file. Install the Debian package 'bubblewrap' (apt-get "
+                    + "install bubblewrap) or configure the executable's path (commands.sandbox.bubblewrap), or opt "
+                    + "out of the sandbox explicitly (commands.sandbox.enabled: false; CommandSandbox.disabled()).",
+                    bubblewrap);
             return new Availability(false, "bubblewrap ('bwrap') is not installed on this machine",
                     Messages.quote(bubblewrap.toString()) + " is not an executable file");
         }
@@ -106,8 +109,12 @@ final class BubblewrapProbe {
         if (exit == 0) {
             return new Availability(true, "", "");
         }
-        LOGGER.error("The command sandbox is unavailable: {} cannot create its namespaces here (exit {}): {}. "
-                + "It needs Linux with root or unprivileged user namespaces.", bubblewrap, exit, output);
+        LOGGER.error("The command sandbox is unavailable, so run_command is not offered and every command is "
+                + "refused: {} is installed but cannot create its namespaces here (exit {}): {}. It needs Linux "
+                + "with root or unprivileged user namespaces (a container must allow them, e.g. without a seccomp "
+                + "profile that blocks unshare), and bubblewrap 0.8 or later; or opt out of the sandbox "
+                + "explicitly (commands.sandbox.enabled: false; CommandSandbox.disabled()).", bubblewrap, exit,
+                output);
         return new Availability(false, "bubblewrap ('bwrap') is installed but cannot create its namespaces "
                 + "on this machine", Messages.quote(bubblewrap.toString()) + " exited with " + exit + ": " + output);
     }

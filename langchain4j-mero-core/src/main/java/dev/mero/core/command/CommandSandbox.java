@@ -68,11 +68,13 @@ public final class CommandSandbox {
     private final boolean enabled;
     private final boolean network;
     private final Path bubblewrap;
+    private final SandboxLimits limits;
 
     private CommandSandbox(Builder builder) {
         this.enabled = builder.enabled;
         this.network = builder.network;
         this.bubblewrap = builder.bubblewrap;
+        this.limits = builder.limits;
     }
 
     /**
@@ -130,6 +132,15 @@ public final class CommandSandbox {
     }
 
     /**
+     * What each sandboxed run may consume (see {@link SandboxLimits}).
+     *
+     * @return the limits
+     */
+    public SandboxLimits limits() {
+        return limits;
+    }
+
+    /**
      * Whether commands can run with these settings on this machine: always after the opt-out; with the
      * sandbox, whether {@code bwrap} works here (probed once per JVM and executable, then cached). An
      * application can call this at start-up to fail early.
@@ -142,8 +153,9 @@ public final class CommandSandbox {
 
     /**
      * Refuses a command that cannot run because the sandbox it requires does not work on this machine, with a
-     * message for the model that says what to install and how to opt out. Guarding a command calls this, so
-     * such a command is denied (and audited as denied) before anyone is asked to approve it.
+     * short message for the model; what to install or how to opt out is operator advice, which goes to the log
+     * (once, when the sandbox is first probed) and to the audit detail. Guarding a command calls this, so such
+     * a command is denied (and audited as denied) before anyone is asked to approve it.
      *
      * @param commandLine the command line, for the message
      * @throws CommandDeniedException if the sandbox is required and {@code bwrap} is missing or cannot create
@@ -156,10 +168,8 @@ public final class CommandSandbox {
         BubblewrapProbe.Availability availability = BubblewrapProbe.check(bubblewrap);
         if (!availability.available()) {
             throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not run: commands "
-                    + "run only inside the bubblewrap sandbox, and " + availability.problem() + ". Install the "
-                    + "Debian package 'bubblewrap' (apt-get install bubblewrap; it needs Linux with root or "
-                    + "unprivileged user namespaces), or opt out of the sandbox explicitly (policy file: "
-                    + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).")
+                    + "run only inside the bubblewrap sandbox, and " + availability.problem() + ". No command can "
+                    + "run here; use the file tools instead.")
                     .withAuditDetail(availability.detail());
         }
     }
@@ -167,18 +177,18 @@ public final class CommandSandbox {
     @Override
     public boolean equals(Object o) {
         return o instanceof CommandSandbox other && enabled == other.enabled && network == other.network
-                && bubblewrap.equals(other.bubblewrap);
+                && bubblewrap.equals(other.bubblewrap) && limits.equals(other.limits);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(enabled, network, bubblewrap);
+        return Objects.hash(enabled, network, bubblewrap, limits);
     }
 
     @Override
     public String toString() {
-        return enabled ? "CommandSandbox{bubblewrap=" + bubblewrap + ", network=" + network + "}"
-                : "CommandSandbox{disabled}";
+        return enabled ? "CommandSandbox{bubblewrap=" + bubblewrap + ", network=" + network + ", limits=" + limits
+                + "}" : "CommandSandbox{disabled}";
     }
 
     /** Builds a {@link CommandSandbox}. */
@@ -187,8 +197,20 @@ public final class CommandSandbox {
         private boolean enabled = true;
         private boolean network;
         private Path bubblewrap = DEFAULT_BUBBLEWRAP;
+        private SandboxLimits limits = SandboxLimits.defaults();
 
         private Builder() {
+        }
+
+        /**
+         * Sets what each sandboxed run may consume (default {@link SandboxLimits#defaults()}).
+         *
+         * @param limits the limits
+         * @return this builder
+         */
+        public Builder limits(SandboxLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
         }
 
         /**
