@@ -129,7 +129,12 @@ final class SeccompFilter {
      * @return the program's bytes, or empty on an architecture this class does not know
      */
     static Optional<byte[]> program(boolean network) {
-        Architecture architecture = BY_OS_ARCH.get(System.getProperty("os.arch"));
+        return program(System.getProperty("os.arch"), network);
+    }
+
+    /** The filter for an architecture as Java names it ({@code amd64}, {@code aarch64}). */
+    static Optional<byte[]> program(String osArch, boolean network) {
+        Architecture architecture = BY_OS_ARCH.get(osArch);
         return architecture == null ? Optional.empty() : Optional.of(assemble(architecture, network));
     }
 
