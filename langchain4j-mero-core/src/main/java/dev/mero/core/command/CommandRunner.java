@@ -45,7 +45,10 @@ import java.util.regex.Pattern;
  * {@link CommandDeniedException} that says what to install, never run unsandboxed in silence. Only a context
  * that opted out ({@link CommandSandbox#disabled()}) runs its commands as plain child processes.
  * {@link #run(List, Path)}, which has no context, always uses the sandbox, with the working directory as its
- * only mount (read-write, at its own path).
+ * only mount (read-write, at its own path), and the default {@link SandboxLimits}. A sandboxed run starts as
+ * {@code prlimit ... -- flock --shared --no-fork <filter> bwrap ... --seccomp 3 ...} (rlimits, then the
+ * seccomp filter's file opened as descriptor 3, both util-linux, no shell), from a thread that has joined the
+ * run's cgroups for that moment.
  *
  * <h2>Environment</h2>
  * The child sees only variables named in the allowlist ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ} by

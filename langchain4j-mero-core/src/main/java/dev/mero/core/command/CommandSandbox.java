@@ -47,11 +47,25 @@ import java.util.Objects;
  * every process it left behind; nothing has to be searched for. Without network, only the loopback interface
  * exists.
  *
+ * <h2>Identity, system calls and limits</h2>
+ * The program runs as the unprivileged user and group 65534 (nobody) of a user namespace of its own, also when
+ * the library runs as root, with every capability dropped, {@code NoNewPrivs} set and no way to create further
+ * user namespaces; files it writes belong to the library's own user on the host. A seccomp filter
+ * ({@link SeccompFilter}) refuses what agent tools never need: {@code ptrace}, mounts, {@code unshare},
+ * {@code setns} and namespace flags of {@code clone}, the key ring, {@code bpf}, {@code perf_event_open},
+ * {@code userfaultfd}, {@code io_uring}, {@code kexec_*}, module loading, {@code reboot}, and socket families
+ * other than {@code AF_UNIX} without network (with network also {@code AF_INET}, {@code AF_INET6} and
+ * {@code AF_NETLINK}). Each run is bounded by {@link #limits()} (processes, memory, file size, {@code /tmp}
+ * size, CPU time; see {@link SandboxLimits} for how each is enforced); a failed run that hit one says which:
+ * {@code Error: the command exceeded its memory limit (2 GiB). ...}.
+ *
  * <h2>Availability</h2>
  * The sandbox needs Linux and either root or unprivileged user namespaces. Whether {@code bwrap} works is
- * probed once per JVM and executable. Where it is missing or cannot create its namespaces, every command of a
- * context that requires the sandbox is refused with a message saying what to install; nothing ever runs
- * unsandboxed in silence. {@link #disabled()} (policy file: {@code commands: {sandbox: {enabled: false}}})
+ * probed once per JVM and executable. Where it is missing or cannot create its namespaces, {@code run_command}
+ * is not offered to the model, the operator is told once in the log (what to install only when {@code bwrap}
+ * is missing, what the kernel or container lacks when its namespaces fail, and how to opt out), and every
+ * command of a context that requires the sandbox is refused with a short message the model can act on;
+ * nothing ever runs unsandboxed in silence. {@link #disabled()} (policy file: {@code commands: {sandbox: {enabled: false}}})
  * runs commands as plain processes instead, with the policy checks as the only protection; each context built
  * that way logs a warning.
  *
