@@ -59,6 +59,7 @@ final class CommandExecution {
     CommandResult run(ProcessBuilder builder) {
         if (Thread.currentThread().isInterrupted()) {
             // a cancelled caller must not start something it would kill half-way through
+            limits.release();
             throw new OperationFailedException("Command " + Messages.quote(shown) + " was not started: "
                     + "the calling thread was interrupted.");
         }

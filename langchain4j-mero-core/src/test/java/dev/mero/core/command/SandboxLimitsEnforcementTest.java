@@ -129,6 +129,19 @@ class SandboxLimitsEnforcementTest {
     }
 
     @Test
+    void a_run_that_never_starts_leaves_no_cgroup() {
+        Thread.currentThread().interrupt();
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> python(limits(), "print('never')\n"))
+                    .isInstanceOf(dev.mero.core.OperationFailedException.class)
+                    .hasMessageContaining("was not started");
+        } finally {
+            Thread.interrupted();
+        }
+        assertCleanedUp();
+    }
+
+    @Test
     void eight_bombs_at_once_are_all_contained_and_the_jvm_stays_responsive() {
         assumeCgroups();
         SandboxLimits forks = limits().processes(16).build();
