@@ -5,6 +5,7 @@ import dev.mero.core.Messages;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a context's commands are isolated by the kernel: inside a bubblewrap sandbox ({@code bwrap}, Debian
@@ -156,13 +157,25 @@ public final class CommandSandbox {
 
     /**
      * Whether commands can run with these settings on this machine: always after the opt-out; with the
-     * sandbox, whether {@code bwrap} works here (probed once per JVM and executable, then cached). An
-     * application can call this at start-up to fail early.
+     * sandbox, whether {@code bwrap} works here (probed once per JVM and executable, then cached) and the
+     * limits set explicitly can be enforced. An application can call this at start-up to fail early;
+     * {@code run_command} is offered to a model only where it is {@code true}.
      *
      * @return {@code true} if commands can run
      */
     public boolean available() {
-        return !enabled || BubblewrapProbe.check(bubblewrap).available();
+        return !enabled || BubblewrapProbe.check(bubblewrap).available()
+                && limitsEnforceable(CgroupSupport.layout(), LimitEnforcement.findPrlimit());
+    }
+
+    /** Whether this machine enforces the limits (or the limits allow best effort), given what it has. */
+    boolean limitsEnforceable(Optional<CgroupSupport.Layout> cgroups, Optional<Path> prlimit) {
+        try {
+            LimitEnforcement.plan(limits, cgroups, prlimit, "");
+            return true;
+        } catch (CommandDeniedException e) {
+            return false;
+        }
     }
 
     /**
@@ -173,7 +186,7 @@ public final class CommandSandbox {
      *
      * @param commandLine the command line, for the message
      * @throws CommandDeniedException if the sandbox is required and {@code bwrap} is missing or cannot create
-     *                                its namespaces
+     *                                its namespaces, or a limit set explicitly cannot be enforced here
      */
     public void requireAvailable(String commandLine) {
         if (!enabled) {
@@ -186,6 +199,7 @@ public final class CommandSandbox {
                     + "run here; use the file tools instead.")
                     .withAuditDetail(availability.detail());
         }
+        LimitEnforcement.plan(limits, CgroupSupport.layout(), LimitEnforcement.findPrlimit(), commandLine);
     }
 
     @Override

@@ -105,7 +105,8 @@ final class SeccompFilter {
         return FILES.computeIfAbsent(network, SeccompFilter::write);
     }
 
-    private static Optional<Path> write(boolean network) {
+    /** Writes the filter into a new private temporary directory, both removed when the JVM exits. */
+    static Optional<Path> write(boolean network) {
         Optional<byte[]> program = program(network);
         if (program.isEmpty()) {
             return Optional.empty();

@@ -71,6 +71,7 @@ class SandboxLimitsTest {
                 .hasSameHashCodeAs(SandboxLimits.builder().processes(1).memoryBytes(3L << 20).fileSizeBytes(1000)
                         .tmpSizeBytes(5L << 30).cpuSeconds(7).bestEffort(true).build())
                 .isNotEqualTo(SandboxLimits.defaults());
+        assertThat(limits.hashCode()).isNotEqualTo(SandboxLimits.defaults().hashCode());
         // the same value set explicitly is not the default: it fails closed where it cannot be enforced
         assertThat(SandboxLimits.builder().processes(512).build()).isNotEqualTo(SandboxLimits.defaults());
         assertThat(ByteSize.format(1536L << 10)).isEqualTo("1536 KiB");
@@ -145,6 +146,23 @@ class SandboxLimitsTest {
         assertThat(defaults.enforced(SandboxLimits.Kind.PROCESSES)).isFalse();
         assertThat(defaults.enforced(SandboxLimits.Kind.CPU_SECONDS)).isTrue();
         assertThat(defaults.wrap(List.of("bwrap"), Optional.empty())).doesNotContain("--as=2147483648");
+    }
+
+    @Test
+    void a_sandbox_whose_configured_limits_cannot_be_enforced_is_not_available() {
+        CommandSandbox strict = CommandSandbox.builder().limits(SandboxLimits.builder().processes(8).build()).build();
+        CommandSandbox lenient = CommandSandbox.builder()
+                .limits(SandboxLimits.builder().processes(8).bestEffort(true).build()).build();
+
+        assertThat(strict.limitsEnforceable(Optional.empty(), PRLIMIT)).isFalse();
+        assertThat(strict.limitsEnforceable(Optional.of(LAYOUT), PRLIMIT)).isTrue();
+        assertThat(lenient.limitsEnforceable(Optional.empty(), Optional.empty())).isTrue();
+        assertThat(CommandSandbox.required().limitsEnforceable(Optional.empty(), Optional.empty())).isTrue();
+        // this machine (root, cgroup v1) enforces them: the sandbox is available and the guard passes
+        if (CgroupSupport.layout().isPresent() && LimitEnforcement.findPrlimit().isPresent()) {
+            assertThat(strict.available()).isTrue();
+            strict.requireAvailable("ls");
+        }
     }
 
     @Test

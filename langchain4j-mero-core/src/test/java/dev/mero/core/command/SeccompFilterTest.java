@@ -114,6 +114,21 @@ class SeccompFilterTest {
         assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(SeccompFilter.program(false).orElseThrow());
         assertThat(SeccompFilter.file(false)).contains(file);
         assertThat(SeccompFilter.file(true)).isNotEqualTo(SeccompFilter.file(false));
+        for (boolean network : new boolean[] {false, true}) {
+            java.nio.file.Path written = SeccompFilter.write(network).orElseThrow();
+            try {
+                assertThat(written.getFileName()).hasToString(network ? "network.bpf" : "no-network.bpf");
+                assertThat(java.nio.file.Files.readAllBytes(written))
+                        .isEqualTo(SeccompFilter.program(network).orElseThrow());
+                assertThat(java.nio.file.Files.getPosixFilePermissions(written.getParent()))
+                        .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
+                                java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+            } finally {
+                java.nio.file.Files.delete(written);
+                java.nio.file.Files.delete(written.getParent());
+            }
+        }
     }
 
     /** Runs a classic BPF program over {@code struct seccomp_data} (nr, arch, ip, args) and returns its verdict. */
