@@ -104,6 +104,22 @@ final class RunCgroup implements AutoCloseable {
     }
 
     /**
+     * Whether a process is in both of the run's cgroups, as {@code /proc/<pid>/cgroup} says.
+     *
+     * @param pid the process
+     * @return {@code true} if it is in both
+     */
+    boolean holds(long pid) {
+        try {
+            String memberships = Files.readString(Path.of("/proc", Long.toString(pid), "cgroup"));
+            String name = memory.getFileName().toString();
+            return memberships.lines().filter(line -> line.endsWith("/" + name)).count() == 2;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * Which limit the run hit, read from the cgroups' event counters: memory when the kernel killed a process
      * for it, processes when a fork or clone failed for it.
      *
@@ -117,6 +133,21 @@ final class RunCgroup implements AutoCloseable {
             return Optional.of(SandboxLimits.Kind.PROCESSES);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the run's memory reached its limit at least once (the kernel then reclaims, or kills when it
+     * cannot): with a process killed by {@code SIGKILL}, the limit is what killed it even before the
+     * {@code oom_kill} counter shows it.
+     *
+     * @return {@code true} if the limit was reached
+     */
+    boolean memoryLimitReached() {
+        try {
+            return Long.parseLong(Files.readString(memory.resolve("memory.failcnt")).strip()) > 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** Whether the thread was interrupted while {@link #close()} waited; the caller restores the flag. */

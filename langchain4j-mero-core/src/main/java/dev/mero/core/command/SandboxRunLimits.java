@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * The limits of one sandboxed run at work. The calling thread joins the run's cgroups for as long as it starts
- * the process, so {@code bwrap} and all it starts are born in them; no process of the run ever runs outside.
+ * the process, so {@code bwrap} and all it starts are born in them; the new process's membership is checked
+ * before the run goes on, so no process of the run ever runs outside them.
  * Afterwards the cgroups' counters, the exit code and the output tell which limit a failed run hit.
  */
 final class SandboxRunLimits implements RunLimits {
@@ -46,24 +47,40 @@ final class SandboxRunLimits implements RunLimits {
         if (cgroup == null) {
             return builder.start();
         }
+        // the calling thread starts the process itself: bwrap's --die-with-parent follows the thread that
+        // forked it, which must live as long as the run (it waits for it)
         try {
             cgroup.enter();
         } catch (IOException | RuntimeException e) {
             cgroup.leave();
-            IOException failure = new IOException("its sandbox limits could not be applied");
-            failure.addSuppressed(e);
-            throw failure;
+            throw failure(e);
         }
+        Process process;
         try {
-            return builder.start();
+            process = builder.start();
         } finally {
             cgroup.leave();
         }
+        // a caller on a virtual thread may have changed carrier between joining and starting: fail closed
+        if (!cgroup.holds(process.pid())) {
+            process.destroyForcibly();
+            throw failure(new IllegalStateException("the process was not born in the run's cgroups"));
+        }
+        return process;
+    }
+
+    private static IOException failure(Throwable cause) {
+        IOException failure = new IOException("its sandbox limits could not be applied");
+        failure.addSuppressed(cause);
+        return failure;
     }
 
     @Override
     public Optional<String> exceeded(int exitCode, boolean timedOut, String output) {
         Optional<SandboxLimits.Kind> kind = cgroup == null ? Optional.empty() : cgroup.exceeded();
+        if (kind.isEmpty() && cgroup != null && exitCode == KILLED && !timedOut && cgroup.memoryLimitReached()) {
+            kind = Optional.of(SandboxLimits.Kind.MEMORY);
+        }
         if (kind.isEmpty()) {
             kind = fromExit(exitCode, timedOut, output);
         }
