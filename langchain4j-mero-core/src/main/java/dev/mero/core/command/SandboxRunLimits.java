@@ -61,8 +61,9 @@ final class SandboxRunLimits implements RunLimits {
         } finally {
             cgroup.leave();
         }
-        // a caller on a virtual thread may have changed carrier between joining and starting: fail closed
-        if (!cgroup.holds(process.pid())) {
+        // a caller on a virtual thread may have changed carrier between joining and starting: fail closed. A
+        // process that has already ended (a quick command) can no longer be asked, nor run anywhere
+        if (!cgroup.holds(process.pid()) && ProcFs.isRunning(process.toHandle())) {
             process.destroyForcibly();
             throw failure(new IllegalStateException("the process was not born in the run's cgroups"));
         }
