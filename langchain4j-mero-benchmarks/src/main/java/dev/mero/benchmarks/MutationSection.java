@@ -76,9 +76,9 @@ final class MutationSection {
      */
     static String of(Path mutations) throws IOException {
         StringBuilder md = new StringBuilder("\n## Mutation testing (PIT)\n\n");
-        md.append("`mvn -B -ntp verify`, the command `.ci/run` runs, runs PIT over the whole core after the core's ")
-                .append("tests (its `verify` phase) and fails the build under 85%. `-DskipPitest` skips it for a ")
-                .append("quick local build; `-Dpit.target='dev.mero.core.scope.*'` mutates one package. It mutates every ")
+        md.append("`mvn -B -ntp -Ppit verify`, the command `.ci/run` runs, runs PIT over the whole core after the core's ")
+                .append("tests (its `verify` phase, in the `pit` profile) and fails the build under 85%. A plain ")
+                .append("`mvn verify` runs the tests alone; `-Dpit.target='dev.mero.core.scope.*'` mutates one package. It mutates every ")
                 .append("package of the core: paths, contexts, policy files, approval, audit, scopes, limits, errors, ")
                 .append("replay, stores, commands, the argument guards, `CommandPolicy` and the tool operations ")
                 .append("(`dev.mero.core.ops`), with PIT's default mutators.\n\n");

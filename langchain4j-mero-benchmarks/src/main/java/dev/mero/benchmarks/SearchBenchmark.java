@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * {@code search_text} over a generated tree of 20,000 files against {@code grep -rn} over the same tree, and
  * {@code find_files} against {@code find -name}, each a whole run with a warm cache, in one JMH run. 100 files
- * hold the needle and 100 files match the glob, under every tool's result limit.
+ * hold the needle and 100 files match the glob, under every tool's result limit. {@code needle} is a literal, which
+ * {@code search_text} tests on the raw bytes first; {@code ne+dle} is not, so every line of every file goes through
+ * the regular-expression engine (RE2/J), as {@code grep -rnE} runs its own.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,6 +44,7 @@ public class SearchBenchmark extends TemporaryWorkspace {
     private Path ws;
     private MeroOperations operations;
     private ToolArguments search;
+    private ToolArguments searchRegex;
     private ToolArguments find;
 
     /**
@@ -66,6 +69,8 @@ public class SearchBenchmark extends TemporaryWorkspace {
                 .limits(OperationLimits.builder().maxScanEntries(50_000).build()).build();
         search = ToolArguments.of(operations.catalogue().find("search_text").orElseThrow(),
                 Map.of("path", "/ws", "pattern", "needle"));
+        searchRegex = ToolArguments.of(operations.catalogue().find("search_text").orElseThrow(),
+                Map.of("path", "/ws", "pattern", "ne+dle"));
         find = ToolArguments.of(operations.catalogue().find("find_files").orElseThrow(),
                 Map.of("path", "/ws", "pattern", "**/*.md"));
     }
@@ -89,6 +94,27 @@ public class SearchBenchmark extends TemporaryWorkspace {
     @Benchmark
     public String guardedSearchText() {
         return operations.call("search_text", search);
+    }
+
+    /**
+     * {@code grep -rnE 'ne+dle'} over the tree, all output read.
+     *
+     * @return the output's length
+     * @throws Exception if grep cannot run
+     */
+    @Benchmark
+    public int rawGrepRegex() throws Exception {
+        return run("grep", "-rnE", "ne+dle", ws.toString());
+    }
+
+    /**
+     * {@code search_text} of {@code ne+dle} over the tree: no literal prefilter, every line matched by RE2/J.
+     *
+     * @return the text for the model
+     */
+    @Benchmark
+    public String guardedSearchTextRegex() {
+        return operations.call("search_text", searchRegex);
     }
 
     /**

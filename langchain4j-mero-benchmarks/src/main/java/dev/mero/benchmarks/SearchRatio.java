@@ -27,6 +27,8 @@ public final class SearchRatio {
         try {
             System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedSearchText, benchmark::rawGrep)
                     .report("search_text", "grep -rn"));
+            System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedSearchTextRegex,
+                    benchmark::rawGrepRegex).report("search_text ne+dle", "grep -rnE ne+dle"));
             System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedFindFiles, benchmark::rawFind)
                     .report("find_files", "find -name"));
         } finally {

@@ -19,7 +19,8 @@ import java.util.StringJoiner;
 /**
  * Builds a child {@link SecurityContext} for a worker agent that can only take away from its parent: fewer
  * entries, narrower permissions, more deny rules, more approval requirements, fewer scopes, lower limits.
- * Obtained from {@link SecurityContext#narrow(String)}; it starts as an exact copy of the parent.
+ * Obtained from {@link SecurityContext#narrow(String)}; it starts as an exact copy of the parent, and keeps the
+ * parent's protected paths whatever it is told (it may add more).
  *
  * <pre>{@code
  * SecurityContext worker = manager.narrow("worker_1")
@@ -52,6 +53,7 @@ public final class NarrowingBuilder {
     private RateLimit rateLimit;
     private List<String> keptAllowRules;
     private final List<String> extraDenyRules = new ArrayList<>();
+    private final List<String> extraProtectedPaths = new ArrayList<>();
 
     NarrowingBuilder(SecurityContext parent, String childName) {
         this.parent = parent;
@@ -177,6 +179,20 @@ public final class NarrowingBuilder {
     }
 
     /**
+     * Protects more paths in the child, as {@link SecurityContext.Builder#protectedPaths(String...)}. The parent's
+     * protected paths (its default set included, with the same exceptions) always apply to the child as well.
+     *
+     * @param globs the globs to add
+     * @return this builder
+     */
+    public NarrowingBuilder protectedPaths(String... globs) {
+        for (String glob : Objects.requireNonNull(globs, "globs")) {
+            extraProtectedPaths.add(Objects.requireNonNull(glob, "glob"));
+        }
+        return this;
+    }
+
+    /**
      * Validates every request against the parent and builds the child.
      *
      * @return the child context
@@ -219,6 +235,8 @@ public final class NarrowingBuilder {
         parent.rateLimitStore().ifPresent(child::rateLimitStore);
         parent.replayStore().ifPresent(child::replayStore);
         child.auditLog(parent.auditLog()).commandRunner(parent.commandRunner());
+        // exactly the parent's protected paths, never fewer, then the child's own
+        child.defaultProtectedPaths(false).inheritProtectedPaths(parent.protection()).protectedPaths(extraProtectedPaths);
 
         narrowScopes(child);
         narrowRateLimit(child);

@@ -134,6 +134,19 @@ public final class PathEntry {
     }
 
     /**
+     * Shorthand for an entry that allows the given permissions and denies nothing.
+     *
+     * @param path    the directory, absolute or relative to the working directory
+     * @param slug    the mount name, lower-case {@code [a-z0-9][a-z0-9_-]*}
+     * @param allowed the permissions granted inside the directory
+     * @return the entry
+     * @throws IllegalArgumentException if the slug is malformed or the directory does not exist
+     */
+    public static PathEntry of(Path path, String slug, Permission... allowed) {
+        return builder().path(path).slug(slug).allow(allowed).build();
+    }
+
+    /**
      * Starts a builder.
      *
      * @return a new builder

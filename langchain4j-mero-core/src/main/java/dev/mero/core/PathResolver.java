@@ -3,6 +3,7 @@ package dev.mero.core;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -45,9 +46,16 @@ final class PathResolver {
     private final Map<Path, List<PathEntry>> byRealRoot;
     /** {@link #byDepth} positions of the entries whose real or configured directory has these names. */
     private final Map<List<String>, List<Integer>> byLexicalRoot;
+    /** Globs no permission reaches, matched against the path inside every entry that contains a target. */
+    private final ProtectedPaths protection;
 
     PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
+        this(contextName, entries, ceiling, ProtectedPaths.none());
+    }
+
+    PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling, ProtectedPaths protection) {
         this.contextName = contextName;
+        this.protection = protection;
         this.entries = List.copyOf(entries);
         List<PathEntry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparingInt(e -> e.realPath().getNameCount()));
@@ -82,8 +90,14 @@ final class PathResolver {
 
     ResolvedPath resolve(String input, Set<Permission> needed) {
         List<String> names = PathSyntax.components(input);
-        Path real = input.startsWith("/") ? absolute(input, names) : relative(input, names);
-        return decide(input, real, needed);
+        try {
+            Path real = input.startsWith("/") ? absolute(input, names) : relative(input, names);
+            return decide(input, real, needed);
+        } catch (InvalidPathException e) {
+            // a name the JVM's file-name encoding cannot represent (a non-UTF-8 locale): the cause and the fix
+            throw new OperationFailedException("Path " + Messages.quote(input) + " cannot be used: "
+                    + FileNameEncoding.unusableNameReason() + ".", e);
+        }
     }
 
     private Path relative(String input, List<String> names) {
@@ -233,6 +247,10 @@ final class PathResolver {
         for (PathEntry entry : containing) {
             entry.requireUnchanged(contextName);
         }
+        Optional<String> protectedBy = protectedPattern(real, containing);
+        if (protectedBy.isPresent()) {
+            throw protectedPath(input, real, protectedBy.get());
+        }
         for (PathEntry entry : containing) {
             EnumSet<Permission> hit = intersection(needed, entry.denied());
             if (!hit.isEmpty()) {
@@ -320,6 +338,48 @@ final class PathResolver {
                 + "directory " + Messages.quote(virtualPath(entry, repository)) + ", which may not be changed in "
                 + "context " + Messages.quote(contextName) + ": a repository's configuration and hooks can make git "
                 + "run programs, whatever the directory is called. Change the repository with git commands instead.");
+    }
+
+    /**
+     * The protected path glob that covers a canonical path, matched against its path inside every entry that
+     * contains it (and the directories above it there).
+     *
+     * @param real a canonical host path
+     * @return the first matching glob, empty when none matches or no entry contains the path
+     */
+    Optional<String> protectedPattern(Path real) {
+        return protection.isEmpty() ? Optional.empty() : protectedPattern(real, containing(real));
+    }
+
+    private Optional<String> protectedPattern(Path real, List<PathEntry> containing) {
+        if (protection.isEmpty()) {
+            return Optional.empty();
+        }
+        for (PathEntry entry : containing) {
+            Optional<String> found = protection.match(inside(entry, real));
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The path of {@code real} inside an entry containing it, {@code '/'}-separated; empty for the root. */
+    private static String inside(PathEntry entry, Path real) {
+        return entry.realPath().relativize(real).toString();
+    }
+
+    /**
+     * The refusal of a protected path. It names the glob, never the file's content or where a link led; the
+     * host path goes to the audit log only.
+     */
+    private PathAccessDeniedException protectedPath(String input, Path real, String pattern) {
+        return (PathAccessDeniedException) new PathAccessDeniedException("Path " + Messages.quote(input)
+                + " is protected by the pattern " + Messages.quote(pattern) + " in context "
+                + Messages.quote(contextName) + ": no tool or command may read, write or delete it, whatever the "
+                + "entries allow. Continue without it; only the operator can change the protected paths.")
+                .withAuditDetail("protected path pattern " + Messages.quote(pattern) + ", resolves to "
+                        + Messages.quote(real.toString()));
     }
 
     /** Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor. */

@@ -3,11 +3,16 @@ package dev.mero.core;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -24,6 +29,11 @@ import java.util.Set;
  * ({@link java.nio.file.FileSystemException}) instead of leading elsewhere; the caller then re-checks the
  * target to report why. Where the platform offers no {@link SecureDirectoryStream}, the file is opened by its
  * path with {@link LinkOption#NOFOLLOW_LINKS}, which protects the last name only.
+ *
+ * <p>Every name is typed with {@code fstatat} before it is opened: a name on the way that is not a directory, or a
+ * file that is a pipe, device or socket, is refused without being opened, so a FIFO planted there cannot block the
+ * caller. (The tool operations also bound the wait for an entry swapped for a FIFO between that check and the
+ * open; this entry point, used by the caller's own code, does not start threads.)
  */
 public final class SecureFiles {
 
@@ -55,11 +65,19 @@ public final class SecureFiles {
             SecureDirectoryStream<Path> directory = secureRoot;
             try {
                 for (Path name : parent) {
+                    if (!type(directory, name).isDirectory()) {
+                        throw new NotDirectoryException(name.toString());
+                    }
                     SecureDirectoryStream<Path> next = directory.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
                     if (directory != secureRoot) {
                         directory.close();
                     }
                     directory = next;
+                }
+                BasicFileAttributes file = typeIfPresent(directory, real.getFileName());
+                if (file != null && file.isOther()) {
+                    // a pipe, device or socket is never opened: the open of a FIFO blocks until a writer appears
+                    throw new FileSystemException(null, null, "it is a pipe, device or socket, not a regular file");
                 }
                 return directory.newByteChannel(real.getFileName(), noFollow);
             } finally {
@@ -67,6 +85,21 @@ public final class SecureFiles {
                     directory.close();
                 }
             }
+        }
+    }
+
+    /** An entry's type, read without following a link and without opening it. */
+    private static BasicFileAttributes type(SecureDirectoryStream<Path> directory, Path name) throws IOException {
+        return directory.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .readAttributes();
+    }
+
+    private static BasicFileAttributes typeIfPresent(SecureDirectoryStream<Path> directory, Path name)
+            throws IOException {
+        try {
+            return type(directory, name);
+        } catch (NoSuchFileException e) {
+            return null;
         }
     }
 }

@@ -54,6 +54,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class SecurityContext {
 
+    /**
+     * The default protected paths, on unless {@link Builder#defaultProtectedPaths(boolean)} turns them off:
+     * {@code .env} and {@code .env.*} files (but for the committed templates {@code .env.example},
+     * {@code .env.sample} and {@code .env.template}), private keys and key stores ({@code *.pem}, {@code *.key},
+     * {@code *.p12}, {@code *.pfx}, {@code *.jks}, {@code *.keystore}, and {@code id_rsa*}, {@code id_dsa*},
+     * {@code id_ecdsa*}, {@code id_ed25519*} but for their public {@code *.pub} halves), the {@code .ssh} and
+     * {@code .gnupg} directories, and the credential files {@code .aws/credentials}, {@code .netrc},
+     * {@code .git-credentials}, {@code .npmrc}, {@code .pypirc}, {@code .pgpass}, {@code .docker/config.json}
+     * and {@code .kube/config}, each at any depth of a mount.
+     */
+    public static final List<String> DEFAULT_PROTECTED_PATHS = ProtectedPaths.DEFAULTS;
+
     private static final Logger LOGGER = LoggerFactory.getLogger(SecurityContext.class);
 
     private final String name;
@@ -72,12 +84,14 @@ public final class SecurityContext {
     private final ActionGuard guard;
     private final CommandPolicy commandPolicy;
     private final CommandRunner commandRunner;
+    private final ProtectedPaths protection;
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
         this.paths = List.copyOf(builder.paths);
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
-        this.resolver = new PathResolver(name, paths, permissions);
+        this.protection = builder.protection();
+        this.resolver = new PathResolver(name, paths, permissions, protection);
         this.scopes = builder.scopes;
         this.rateLimitStore = builder.rateLimitStore;
         this.rateLimiter = builder.limiter();
@@ -182,6 +196,35 @@ public final class SecurityContext {
      */
     public Optional<String> virtualPathOf(java.nio.file.Path realPath) {
         return resolver.virtualPath(Objects.requireNonNull(realPath, "realPath"));
+    }
+
+    /**
+     * The protected paths in force: globs matched against the path inside each mount that deny every permission,
+     * whatever the entries allow ({@link Builder#protectedPaths(String...)}), the
+     * {@linkplain #DEFAULT_PROTECTED_PATHS default set} first unless it was turned off.
+     *
+     * @return an immutable list of globs, in the order a refusal names the first that matches
+     */
+    public List<String> protectedPaths() {
+        return protection.patterns();
+    }
+
+    /**
+     * The protected path glob that covers a canonical host path: matched against its path inside every entry
+     * that contains it, and against each directory above it there (a protected directory covers its tree).
+     * Tools that walk a tree ask this for every entry they meet, so that no protected file's content is read,
+     * copied or searched; listings show the name, marked protected.
+     *
+     * @param realPath a canonical host path, as in {@link ResolvedPath#realPath()}
+     * @return the glob, or empty when the path is not protected or no entry contains it
+     */
+    public Optional<String> protectedPattern(java.nio.file.Path realPath) {
+        return resolver.protectedPattern(Objects.requireNonNull(realPath, "realPath"));
+    }
+
+    /** The protected paths with the exceptions of the default set, for a narrowed child to keep. */
+    ProtectedPaths protection() {
+        return protection;
     }
 
     /**
@@ -680,8 +723,70 @@ public final class SecurityContext {
         private final CommandPolicy.Builder commands = CommandPolicy.builder();
         private CommandRunner commandRunner;
         private Logger warnings = LOGGER;
+        private boolean defaultProtectedPaths = true;
+        private final List<String> protectedPaths = new ArrayList<>();
+        private ProtectedPaths inheritedProtection = ProtectedPaths.none();
 
         private Builder() {
+        }
+
+        /**
+         * Protects paths: globs matched against the path inside each mount ({@code **}{@code /.env},
+         * {@code *.pem}, {@code config/secrets.yaml}) that deny every permission, whatever the entries allow. A
+         * glob without {@code '/'} matches a name at any depth, one with {@code '/'} the whole path inside the
+         * mount ({@code **}{@code /} also matching at the top); a matching directory protects its whole tree. The
+         * decision is made on the canonical real path, so a link to a protected file, or a path through a link
+         * to a protected directory, is protected too. No tool reads, copies or searches a protected file (listings
+         * show its name, marked protected; copies and syncs skip it and say how many), and the command sandbox
+         * hides every protected file and directory that exists when a command starts. Adds to earlier calls and
+         * to the {@linkplain SecurityContext#DEFAULT_PROTECTED_PATHS default set}.
+         *
+         * @param globs the globs
+         * @return this builder
+         * @throws IllegalArgumentException (at {@link #build()}) if a glob is malformed
+         */
+        public Builder protectedPaths(String... globs) {
+            return protectedPaths(List.of(Objects.requireNonNull(globs, "globs")));
+        }
+
+        /**
+         * Protects paths, as {@link #protectedPaths(String...)}.
+         *
+         * @param globs the globs
+         * @return this builder
+         */
+        public Builder protectedPaths(Collection<String> globs) {
+            for (String glob : Objects.requireNonNull(globs, "globs")) {
+                protectedPaths.add(Objects.requireNonNull(glob, "glob"));
+            }
+            return this;
+        }
+
+        /**
+         * Turns the {@linkplain SecurityContext#DEFAULT_PROTECTED_PATHS default protected paths} on (the default)
+         * or off; globs given to {@link #protectedPaths(String...)} apply either way.
+         *
+         * @param enabled whether the default set applies
+         * @return this builder
+         */
+        public Builder defaultProtectedPaths(boolean enabled) {
+            this.defaultProtectedPaths = enabled;
+            return this;
+        }
+
+        /** The protected paths of the context this one narrows, kept with their exceptions before any other. */
+        Builder inheritProtectedPaths(ProtectedPaths inherited) {
+            this.inheritedProtection = Objects.requireNonNull(inherited, "inherited");
+            return this;
+        }
+
+        /** What the context protects: inherited rules, then the default set, then the configured globs. */
+        private ProtectedPaths protection() {
+            ProtectedPaths protection = inheritedProtection;
+            if (defaultProtectedPaths) {
+                protection = protection.plus(ProtectedPaths.DEFAULTS, true);
+            }
+            return protection.plus(protectedPaths, false);
         }
 
         /**

@@ -26,6 +26,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -70,6 +71,8 @@ import java.util.function.UnaryOperator;
  *   backend: console                  # deny | approve | console | store; absent: fail-safe deny
  *   timeout: PT2M                     # console and store only
  * scopes: ["files:*:read", "commands:command:execute"]
+ * protected_paths: ["**&#47;secrets/**", "*.sqlite"] # globs no tool or command may read, write or delete
+ * protected_paths_defaults: true      # false: drop the default set (.env, keys, .ssh, credentials)
  * limits:
  *   rate: {permits: 60, per: PT1M, burst: 10}
  *   retry_budget: {max_failures: 3, window: PT10M}
@@ -164,7 +167,8 @@ public final class SecurityPolicy {
         java.util.Objects.requireNonNull(environment, "environment");
         PolicyNode root = new PolicyNode(file, "", parse(file)).object(
                 "name", "permissions", "paths", "commands", "approval", "scopes", "limits", "audit",
-                "allowed_commands", "denied_commands", "require_approval", "store");
+                "allowed_commands", "denied_commands", "require_approval", "store", "protected_paths",
+                "protected_paths_defaults");
         Path base = file.toAbsolutePath().getParent();
         SecurityContext.Builder builder = SecurityContext.builder();
         apply(root, "name", node -> builder.name(node.text()));
@@ -186,9 +190,12 @@ public final class SecurityPolicy {
         rules(root, "denied_commands", builder::denyCommand);
         apply(root, "require_approval", node -> builder.requireApproval(node.permissions()));
         if (root.has("approval")) {
-            approval(root.get("approval"), builder, store);
+            approval(root.get("approval"), builder, store, contextName);
         }
         apply(root, "scopes", node -> builder.scopes(node.texts()));
+        apply(root, "protected_paths_defaults", node -> builder.defaultProtectedPaths(node.bool()));
+        rules(root, "protected_paths", glob -> builder.protectedPaths(ProtectedPaths.none().plus(List.of(glob), false)
+                .patterns()));
         if (root.has("limits")) {
             limits(root.get("limits"), builder, store, contextName);
         }
@@ -371,7 +378,8 @@ public final class SecurityPolicy {
         }
     }
 
-    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store) {
+    private static void approval(PolicyNode approval, SecurityContext.Builder builder, PolicyStore store,
+                                 String contextName) {
         approval.object("require", "backend", "timeout");
         apply(approval, "require", node -> builder.requireApproval(node.permissions()));
         if (!approval.has("backend")) {
@@ -396,7 +404,7 @@ public final class SecurityPolicy {
                     throw backend.fail("backend: store needs a 'store' section naming the shared store");
                 }
                 chosen = store.approvals(approval.has("timeout") ? approval.get("timeout").duration()
-                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT);
+                        : dev.mero.core.approval.CallbackApproval.DEFAULT_TIMEOUT, contextName);
             }
             default -> throw backend.fail(Messages.quote(kind) + " is not an approval backend (expected deny, "
                     + "approve, console or store; an application callback is added in code)");

@@ -10,6 +10,7 @@ import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.ops.UntrustedContent;
 import dev.mero.tools.DelegationTools;
 import dev.mero.tools.MeroToolExecutionErrorHandler;
 import dev.mero.tools.testing.ScriptedChatModel;
@@ -167,8 +168,10 @@ final class ManagerAgent {
         return String.join("\n", items);
     }
 
+    /** The worker's answer: what follows "Worker '...' answered:", without the data markers around it. */
     private static String answerOf(String delegateResult) {
-        return delegateResult.substring(delegateResult.indexOf('\n') + 1);
+        String answer = delegateResult.substring(delegateResult.indexOf('\n') + 1);
+        return UntrustedContent.unwrap(answer).orElse(answer);
     }
 
     private static String lastUserText(ChatRequest request) {

@@ -37,9 +37,12 @@ final class ScriptedAnswers extends Reader {
         if (length == 0) {
             return 0;
         }
+        // One line at most, as a terminal hands over what was typed when Enter is pressed.
         int count = 0;
-        while (count < length && !typed.isEmpty()) {
-            buffer[offset + count++] = typed.poll();
+        char last = 0;
+        while (count < length && !typed.isEmpty() && last != '\n') {
+            last = typed.poll();
+            buffer[offset + count++] = last;
         }
         if (count == 0) {
             return 0; // silent: nothing typed (ConsoleApproval only reads when ready)

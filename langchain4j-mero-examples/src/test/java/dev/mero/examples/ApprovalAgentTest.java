@@ -30,9 +30,11 @@ class ApprovalAgentTest {
                         + "  failed   Denied: Action 'DELETE: /ws/data/metrics.csv' was not approved for context "
                         + "'workspace-agent'.\n");
         assertThat(run.callBlock("Tool call  write_file {\"path\":\"/ws/release-notes.md\""))
-                .contains("Approve? [y/N] (no answer within 2s denies): \nNo answer within 2s: denied.\n"
-                        + "  failed   Denied: Action 'WRITE: /ws/release-notes.md' was not approved for context "
-                        + "'workspace-agent'.\n");
+                .contains("Approve? [y/N] (no answer within 2s denies): \nNo answer within 2s: timed out, not "
+                        + "approved.\n"
+                        + "  failed   Denied: Approval of 'WRITE: /ws/release-notes.md' timed out in context "
+                        + "'workspace-agent': nobody decided within 2s, so the action was not run.\n")
+                .contains("  audit    APPROVAL_TIMED_OUT 'WRITE: /ws/release-notes.md' (approval_timeout)\n");
         assertThat(run.answer).isEqualTo(ApprovalAgent.FINAL_ANSWER);
     }
 

@@ -32,7 +32,8 @@ class ManagerAgentTest {
                 .contains("  audit    DENIED 'WRITE: /ws/action-items.md' (permission_denied)\n");
         // the worker's answer, with the refusal in it, is the manager's tool result
         assertThat(run.transcript).contains("  result   Worker 'writer' answered:\n"
-                + "           I could not save /ws/action-items.md. " + denial + "\n");
+                + "           <untrusted-data tool=\"delegate_task\" id=\"") // another model's text is data too
+                .contains("           I could not save /ws/action-items.md. " + denial + "\n");
         assertThat(run.transcript).contains("[manager] Tool call  delegate_task "
                 + "{\"worker\":\"writer\",\"task\":\"/ws is not yours to write. Save these action items as "
                 + "/drafts/action-items.md instead:");

@@ -42,12 +42,13 @@ class WorkspaceAgentTest {
                 .contains("           - Ship version 1.2 on Friday.\n");
         assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
                 + "the retro\",\"new_text\":\"- [x] book the room for the retro\",\"dry_run\":true}"))
-                .contains("  result   Dry run: editing '/ws/todo.txt' would make 1 replacement; nothing was written.\n")
+                .contains("  result   <untrusted-data tool=\"edit_file\" id=\"") // the diff quotes the file
+                .contains("           Dry run: editing '/ws/todo.txt' would make 1 replacement; nothing was written.\n")
                 .contains("           -- book the room for the retro\n           +- [x] book the room for the retro\n")
                 .doesNotContain("WRITE: /ws/todo.txt");
         assertThat(run.callBlock("Tool call  edit_file {\"path\":\"/ws/todo.txt\",\"old_text\":\"- book the room for "
                 + "the retro\",\"new_text\":\"- [x] book the room for the retro\"}"))
-                .contains("  result   Edited '/ws/todo.txt' (1 replacement):\n")
+                .contains("           Edited '/ws/todo.txt' (1 replacement):\n")
                 .contains("  audit    ALLOWED 'WRITE: /ws/todo.txt'\n");
         assertThat(run.callBlock("Tool call  run_command"))
                 .contains("Exit code: 0\n")

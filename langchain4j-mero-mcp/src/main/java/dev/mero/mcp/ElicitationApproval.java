@@ -1,5 +1,6 @@
 package dev.mero.mcp;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Messages;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalDecision;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -29,7 +31,8 @@ import java.util.stream.Collectors;
  * thread, and only when it declared the {@code elicitation} capability (form mode). The user sees the action
  * with its virtual path or command line, never a host path, and answers with a single {@code approve} flag:
  * only an {@code accept} with {@code approve: true} approves; a decline, a cancel, a missing or non-boolean
- * flag deny. An answer that does not come within the server's request timeout counts as "not approved" (the
+ * flag deny. An answer that does not come within the server's request timeout is an approval timeout
+ * ({@link ApprovalTimeoutException}, {@code approval_timeout}; the
  * gate fails safe). Without such a client the fallback decides; without a fallback the backend abstains, so
  * the action is refused.
  *
@@ -81,10 +84,30 @@ public final class ElicitationApproval implements ApprovalBackend {
     public ApprovalDecision decide(ApprovalRequest request) throws Exception {
         Optional<ApprovalClient> client = CallingClient.current().filter(ApprovalClient::canElicit);
         if (client.isPresent()) {
-            ElicitResult answer = client.get().elicit(ElicitFormRequest.builder(message(request), SCHEMA).build());
+            ElicitResult answer;
+            try {
+                answer = client.get().elicit(ElicitFormRequest.builder(message(request), SCHEMA).build());
+            } catch (RuntimeException e) {
+                if (timedOut(e)) {
+                    // the user did not answer within the server's request timeout: nobody decided
+                    throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), null);
+                }
+                throw e;
+            }
             return approves(answer) ? ApprovalDecision.APPROVED : ApprovalDecision.DENIED;
         }
         return fallback == null ? ApprovalDecision.ABSTAIN : fallback.decide(request);
+    }
+
+    /** Whether the request failed because its timeout ran out (the SDK wraps Reactor's TimeoutException). */
+    private static boolean timedOut(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < 8; t = t.getCause(), depth++) {
+            if (t instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

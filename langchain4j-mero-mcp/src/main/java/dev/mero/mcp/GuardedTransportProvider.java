@@ -2,6 +2,7 @@ package dev.mero.mcp;
 
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
@@ -9,6 +10,7 @@ import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -23,6 +25,9 @@ import reactor.core.publisher.Mono;
  *   <li>messages are handed to the transport one at a time: the SDK's stdio transport puts them into a unicast
  *       sink that refuses (and so loses) a message emitted while another thread emits, which happens as soon as
  *       two tool calls finish together; the client then waits forever for the lost answer;</li>
+ *   <li>a call of a tool the server does not list is answered with the server's own refusal, a tool result
+ *       with {@code isError: true} that names the tool (the SDK answers every such call with the fixed JSON-RPC
+ *       error {@value #UNKNOWN_TOOL_MESSAGE} and the name only in its data);</li>
  *   <li>it tells when the session's transport closed.</li>
  * </ul>
  */
@@ -31,10 +36,17 @@ final class GuardedTransportProvider implements McpServerTransportProvider {
     /** The only message an internal error carries to the client. */
     static final String INTERNAL_ERROR_MESSAGE = "Internal error";
 
+    /** The SDK's error message for a call of a tool it has no handler for. */
+    static final String UNKNOWN_TOOL_MESSAGE = "Unknown tool: invalid_tool_name";
+    /** What the SDK puts before the called name in that error's data. */
+    private static final String UNKNOWN_TOOL_DATA = "Tool not found: ";
+
     private static final Logger LOG = LoggerFactory.getLogger(GuardedTransportProvider.class);
 
     private final McpServerTransportProvider delegate;
     private final CountDownLatch closed = new CountDownLatch(1);
+    /** The answer to a call of an unlisted tool, by its name; {@code null} leaves the SDK's error as it is. */
+    private volatile Function<String, CallToolResult> unlistedTool;
 
     GuardedTransportProvider(McpServerTransportProvider delegate) {
         this.delegate = delegate;
@@ -63,6 +75,23 @@ final class GuardedTransportProvider implements McpServerTransportProvider {
     @Override
     public List<String> protocolVersions() {
         return delegate.protocolVersions();
+    }
+
+    /** Answers calls of unlisted tools with {@code answer} instead of the SDK's anonymous error. */
+    void answerUnlistedTools(Function<String, CallToolResult> answer) {
+        this.unlistedTool = answer;
+    }
+
+    /** The message to send instead of {@code message}: the call of an unlisted tool answered, then sanitized. */
+    McpSchema.JSONRPCMessage outgoing(McpSchema.JSONRPCMessage message) {
+        Function<String, CallToolResult> answer = unlistedTool;
+        if (answer != null && message instanceof JSONRPCResponse response && response.error() != null
+                && Integer.valueOf(McpSchema.ErrorCodes.INVALID_PARAMS).equals(response.error().code())
+                && UNKNOWN_TOOL_MESSAGE.equals(response.error().message())
+                && response.error().data() instanceof String data && data.startsWith(UNKNOWN_TOOL_DATA)) {
+            return JSONRPCResponse.result(response.id(), answer.apply(data.substring(UNKNOWN_TOOL_DATA.length())));
+        }
+        return sanitized(message);
     }
 
     /** Waits until a session's transport has closed (for stdio: the client closed stdin). */
@@ -94,7 +123,7 @@ final class GuardedTransportProvider implements McpServerTransportProvider {
 
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            McpSchema.JSONRPCMessage safe = sanitized(message);
+            McpSchema.JSONRPCMessage safe = outgoing(message);
             // Subscribing emits synchronously once the transport is ready, so the lock serialises emissions.
             return Mono.create(sink -> {
                 synchronized (sending) {

@@ -1,5 +1,6 @@
 package dev.mero.mcp;
 
+import dev.mero.core.FileNameEncoding;
 import dev.mero.core.InvalidPolicyException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
@@ -117,6 +118,8 @@ public final class MeroMcpMain {
             err.println(MeroMcpServer.NAME + ": " + e.getMessage());
             return EXIT_POLICY;
         }
+        // clients often start servers without a locale: say so once, where the operator looks (stderr)
+        FileNameEncoding.startupWarning().ifPresent(warning -> err.println(MeroMcpServer.NAME + ": warning: " + warning));
         MeroMcpServer.builder(MeroOperations.forContext(context))
                 .approvalTimeout(approvalTimeout)
                 .build()

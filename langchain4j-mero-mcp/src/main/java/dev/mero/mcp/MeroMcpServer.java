@@ -45,7 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
  * the same text in every binding. A {@link dev.mero.core.MeroToolsException} becomes a result with
  * {@code isError: true} and its {@code Denied: ...}/{@code Error: ...} text; any other exception becomes a
  * JSON-RPC internal error whose message is only {@code Internal error} (the details go to the log, on stderr).
- * Params of the wrong shape (an {@code arguments} array) are a JSON-RPC "invalid params" error.
+ * Params of the wrong shape (an {@code arguments} array) are a JSON-RPC "invalid params" error. A call of a tool
+ * the server does not list is answered like every other refusal: a result with {@code isError: true} whose
+ * text names the tool ({@link MeroOperations#unoffered(String)}), the same text the other bindings give.
  *
  * <p>Client roots are ignored: the policy alone decides what the tools reach, and a client cannot widen it.
  * Requests are served concurrently; approvals that wait for a human hold only their own call.
@@ -156,6 +158,7 @@ public final class MeroMcpServer {
      * ({@link DirectStdioTransportProvider}); otherwise they run on the SDK's worker threads.
      */
     private McpSyncServer server(GuardedTransportProvider transport, boolean callsOnTransportThreads) {
+        transport.answerUnlistedTools(name -> ToolBinding.result(operations.unoffered(name)));
         List<SyncToolSpecification> tools = bindings().stream().map(binding -> binding.specification(mapper)).toList();
         return McpServer.sync(transport)
                 .serverInfo(NAME, version)

@@ -1,10 +1,9 @@
 package dev.mero.mcp;
 
-import dev.mero.core.MeroToolsException;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolArguments;
 import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ToolHints;
+import dev.mero.core.ops.ToolResponse;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -52,9 +51,9 @@ final class ToolBinding {
     }
 
     /**
-     * Runs one call. A {@link MeroToolsException} (a denial, an invalid input, an ordinary failure) is a tool
-     * result with {@code isError: true} and its model text; anything else is a bug: logged for the operator,
-     * and answered with an internal error that says nothing.
+     * Runs one call through the core's one response path: a denial, an invalid input or an ordinary failure is
+     * a tool result with {@code isError: true} and its model text, untrusted output is marked as data; anything
+     * else is a bug: logged for the operator, and answered with an internal error that says nothing.
      */
     CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
         return call(exchange == null ? null : ApprovalClient.of(exchange), request.arguments());
@@ -62,11 +61,8 @@ final class ToolBinding {
 
     CallToolResult call(ApprovalClient client, Map<String, Object> arguments) {
         try {
-            String text = CallingClient.during(client, () -> operations.call(descriptor.name(),
-                    ToolArguments.of(descriptor, arguments == null ? Map.of() : arguments)));
-            return result(text, false);
-        } catch (MeroToolsException e) {
-            return result(e.toModelText(), true);
+            return result(CallingClient.during(client, () -> operations.respond(descriptor.name(),
+                    arguments == null ? Map.of() : arguments)));
         } catch (RuntimeException e) {
             LOG.error("Tool {} failed with an unexpected exception; the client gets an internal error",
                     descriptor.name(), e);
@@ -75,7 +71,8 @@ final class ToolBinding {
         }
     }
 
-    private static CallToolResult result(String text, boolean error) {
-        return CallToolResult.builder().addTextContent(text).isError(error).build();
+    /** The MCP result of the core's response: its text, and its error flag as {@code isError}. */
+    static CallToolResult result(ToolResponse response) {
+        return CallToolResult.builder().addTextContent(response.text()).isError(response.isError()).build();
     }
 }

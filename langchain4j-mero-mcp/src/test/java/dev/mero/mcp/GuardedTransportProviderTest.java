@@ -51,6 +51,35 @@ class GuardedTransportProviderTest {
     }
 
     @Test
+    void theCallOfAnUnlistedToolIsAnsweredByNameOnceTheServerSaysHow() {
+        GuardedTransportProvider provider = new GuardedTransportProvider(new OneSessionProvider(new UnicastTransport()));
+        JSONRPCResponse unknown = JSONRPCResponse.error(7, new JSONRPCError(
+                McpSchema.ErrorCodes.INVALID_PARAMS, "Unknown tool: invalid_tool_name", "Tool not found: rm\nrf"));
+        assertThat(provider.outgoing(unknown)).as("no answer configured").isSameAs(unknown);
+
+        provider.answerUnlistedTools(name -> McpSchema.CallToolResult.builder().addTextContent("refused " + name)
+                .isError(true).build());
+
+        assertThat(provider.outgoing(unknown)).isInstanceOfSatisfying(JSONRPCResponse.class, response -> {
+            assertThat(response.id()).isEqualTo(7);
+            assertThat(response.error()).isNull();
+            assertThat(response.result()).isEqualTo(McpSchema.CallToolResult.builder().addTextContent("refused rm\nrf")
+                    .isError(true).build());
+        });
+        for (JSONRPCResponse other : java.util.List.of(
+                JSONRPCResponse.error(1, new JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, "Invalid params", null)),
+                JSONRPCResponse.error(1, new JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS,
+                        "Unknown tool: invalid_tool_name", Map.of("x", 1))),
+                JSONRPCResponse.error(1, new JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS,
+                        "Unknown tool: invalid_tool_name", "something else")),
+                JSONRPCResponse.error(1, new JSONRPCError(McpSchema.ErrorCodes.METHOD_NOT_FOUND,
+                        "Unknown tool: invalid_tool_name", "Tool not found: x")),
+                JSONRPCResponse.result(1, Map.of()))) {
+            assertThat(provider.outgoing(other)).isSameAs(other);
+        }
+    }
+
+    @Test
     void messagesSentFromManyThreadsAtOnceAreAllDelivered() throws Exception {
         UnicastTransport unicast = new UnicastTransport();
         McpServerTransport guarded = guard(new GuardedTransportProvider(new OneSessionProvider(unicast)));

@@ -11,7 +11,7 @@ import java.util.List;
  * server (the Node filesystem server) in the same run, on the same file, driven by the same minimal client
  * ({@link LineClient}: raw JSON-RPC lines, so that the client's own cost is small and equal for both). Not a
  * test: run it by hand after {@code mvn package}, from the module's directory, with the test classpath (the
- * README's "MCP server over stdio" section has the commands):
+ * "MCP server over stdio" section of docs/benchmarks.md has the commands):
  * <pre>
  * java -cp target/test-classes:$(cat target/test.cp) dev.mero.mcp.StdioReadBenchmark \
  *     --reference .../server-filesystem/dist/index.js

@@ -18,14 +18,18 @@ import java.util.Map;
  * A small command line over a policy file whose {@code store:} section names the shared database: act as
  * one application instance (guarded actions under the shared rate limit and approvals), or as an operator
  * (list pending approvals, approve or deny one). Run two of them against one database to see the state
- * shared; the README's "Several instances, one database" section shows how.
+ * shared; docs/several-instances.md shows how.
  *
  * <pre>
  * guard   &lt;policy&gt; &lt;read|write|delete|list&gt; &lt;virtual path&gt; [times]
- * pending &lt;policy&gt;
+ * pending &lt;policy&gt; [&lt;policy&gt;...]
  * approve &lt;policy&gt; &lt;request id&gt;
  * deny    &lt;policy&gt; &lt;request id&gt;
  * </pre>
+ *
+ * <p>An operator works within the approval queue of the policy's context: {@code pending} lists that
+ * context's requests only and {@code approve}/{@code deny} decide only those; to look at several tenants,
+ * name each one's policy explicitly ({@code pending a.yaml b.yaml}).
  *
  * <p>The password is read from the environment variable the policy names. Exit status: 0 when the command
  * did what it was asked (for {@code guard}: it ran, whatever was decided), 1 when an approval could not be
@@ -71,9 +75,9 @@ public final class PolicyStoreCli {
                     args.size() > 4 ? Integer.parseInt(args.get(4)) : 1, out)
                     : usage(out);
             case "pending" -> {
-                for (ApprovalRequest request : approvals(context).pending()) {
-                    out.println(request.id() + "\t" + request.contextName() + "\t" + request.action() + "\t"
-                            + request.requestedAt());
+                list(approvals(context), out);
+                for (String other : args.subList(2, args.size())) {
+                    list(approvals(SecurityPolicy.load(Path.of(other))), out);
                 }
                 yield 0;
             }
@@ -107,6 +111,13 @@ public final class PolicyStoreCli {
         return 0;
     }
 
+    private static void list(ApprovalStore store, PrintStream out) {
+        for (ApprovalRequest request : store.pending()) {
+            out.println(request.id() + "\t" + request.contextName() + "\t" + request.action() + "\t"
+                    + request.requestedAt());
+        }
+    }
+
     private static ApprovalStore approvals(SecurityContext context) {
         ApprovalBackend backend = context.approval().orElse(null);
         if (backend instanceof ApprovalStore store) {
@@ -117,7 +128,7 @@ public final class PolicyStoreCli {
 
     private static int usage(PrintStream out) {
         out.println("usage: guard <policy> <read|write|delete|list> <virtual path> [times]");
-        out.println("       pending <policy>");
+        out.println("       pending <policy> [<policy>...]");
         out.println("       approve|deny <policy> <request id>");
         return 2;
     }

@@ -1,5 +1,7 @@
 package dev.mero.postgres;
 
+import dev.mero.core.ApprovalTimeoutException;
+import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.approval.ApprovalDecision;
@@ -32,9 +34,15 @@ import java.util.stream.Collectors;
  *
  * <p>Exactly one outcome is recorded per request: deciding is a conditional update ({@code WHERE decision
  * IS NULL}), and at its timeout the waiting instance records {@code TIMED_OUT} the same way; whichever
- * update comes first is the outcome, and the waiter returns what was recorded. A database that cannot be
+ * update comes first is the outcome, and the waiter returns what was recorded ({@code TIMED_OUT} as an
+ * {@link ApprovalTimeoutException}, so the gate audits a timeout, not a refusal). A database that cannot be
  * reached makes {@link #decide(ApprovalRequest)} throw {@link PolicyStoreUnavailableException}, which the
- * gate turns into a refusal. Thread-safe.
+ * gate turns into a refusal.
+ *
+ * <p>A store made for a queue (a context's name) records it on each request it makes, and lists and decides
+ * only requests of that queue: another tenant's request is neither listed nor decided by it. A narrowed child
+ * context that keeps its parent's approval backend asks through the parent's queue, so it is listed there.
+ * The store without a queue (the operators' view) lists and decides every request. Thread-safe.
  */
 final class PostgresApprovals implements ApprovalStore {
 
@@ -48,9 +56,13 @@ final class PostgresApprovals implements ApprovalStore {
     private final Duration timeout;
     private final long pollNanos;
     private final String instance;
+    private final String queue;
+    private final String inQueue;
 
     PostgresApprovals(Sql sql, Notifications notifications, Duration timeout, Duration pollInterval,
-                      String instance) {
+                      String instance, String queue) {
+        this.queue = queue;
+        this.inQueue = queue == null ? "" : " AND queue = ?::text";
         this.sql = sql;
         this.notifications = notifications;
         this.timeout = timeout;
@@ -61,9 +73,11 @@ final class PostgresApprovals implements ApprovalStore {
     @Override
     public ApprovalDecision decide(ApprovalRequest request) throws InterruptedException {
         Objects.requireNonNull(request, "request");
+        storable(request); // refused before any SQL
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!insert(request)) {
-            LOG.warn("Approval request {} already exists in the store; abstaining for the duplicate", request.id());
+            LOG.warn("Approval request {} already exists in the store; abstaining for the duplicate",
+                    Messages.quote(request.id()));
             return ApprovalDecision.ABSTAIN;
         }
         String outcome;
@@ -83,6 +97,9 @@ final class PostgresApprovals implements ApprovalStore {
         return switch (outcome) {
             case "APPROVED" -> ApprovalDecision.APPROVED;
             case "DENIED" -> ApprovalDecision.DENIED;
+            // nobody decided in time: a timeout, audited as such, never a refusal
+            case "TIMED_OUT" -> throw ApprovalTimeoutException.noDecisionWithin(request.action(),
+                    request.contextName(), timeout);
             default -> ApprovalDecision.ABSTAIN;
         };
     }
@@ -91,8 +108,9 @@ final class PostgresApprovals implements ApprovalStore {
     public List<ApprovalRequest> pending() {
         return sql.run("pending approvals", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT " + COLUMNS
-                    + " FROM mero_approval WHERE decision IS NULL AND expires_at > clock_timestamp()"
+                    + " FROM mero_approval WHERE decision IS NULL AND expires_at > clock_timestamp()" + inQueue
                     + " ORDER BY requested_at LIMIT " + MAX_LISTED)) {
+                inQueue(statement, 1);
                 return requests(statement);
             }
         });
@@ -100,11 +118,13 @@ final class PostgresApprovals implements ApprovalStore {
 
     @Override
     public Optional<ApprovalRequest> pending(String id) {
-        Objects.requireNonNull(id, "id");
+        Keys.id(Objects.requireNonNull(id, "id")); // refused before any SQL
         return sql.run("pending approvals", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT " + COLUMNS
-                    + " FROM mero_approval WHERE id = ? AND decision IS NULL AND expires_at > clock_timestamp()")) {
+                    + " FROM mero_approval WHERE id = ?::text AND decision IS NULL AND expires_at > clock_timestamp()"
+                    + inQueue)) {
                 statement.setString(1, id);
+                inQueue(statement, 2);
                 return requests(statement).stream().findFirst();
             }
         });
@@ -119,14 +139,16 @@ final class PostgresApprovals implements ApprovalStore {
     public boolean complete(String id, ApprovalDecision decision) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(decision, "decision");
+        Keys.id(id); // refused before any SQL
         String outcome = decision == ApprovalDecision.ABSTAIN ? "WITHDRAWN" : decision.name();
-        return sql.run("approval " + id, connection -> {
+        return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_approval"
-                    + " SET decision = ?, decided_by = ? WHERE id = ? AND decision IS NULL"
-                    + " AND expires_at > clock_timestamp()")) {
+                    + " SET decision = ?::text, decided_by = ?::text WHERE id = ?::text AND decision IS NULL"
+                    + " AND expires_at > clock_timestamp()" + inQueue)) {
                 statement.setString(1, outcome);
                 statement.setString(2, instance);
                 statement.setString(3, id);
+                inQueue(statement, 4);
                 return statement.executeUpdate() == 1;
             }
         });
@@ -134,15 +156,33 @@ final class PostgresApprovals implements ApprovalStore {
 
     @Override
     public String toString() {
-        return "PostgresApprovals{timeout=" + timeout + "}";
+        return "PostgresApprovals{timeout=" + timeout + (queue == null ? ", every queue" : "") + "}";
+    }
+
+    /** Binds the queue at {@code index} when the store has one. */
+    private void inQueue(PreparedStatement statement, int index) throws SQLException {
+        if (queue != null) {
+            statement.setString(index, queue);
+        }
+    }
+
+    /** Refuses a request PostgreSQL could not store exactly: its id, names, arguments and preview. */
+    private static void storable(ApprovalRequest request) {
+        Keys.id(request.id());
+        Keys.exact("context name", request.contextName());
+        Keys.exact("action", request.action());
+        request.subject().ifPresent(value -> Keys.exact("subject", value));
+        request.target().ifPresent(value -> Keys.exact("path", value.toString()));
+        request.argv().forEach(value -> Keys.exact("argument", value));
+        request.details().ifPresent(value -> Keys.exact("preview", value));
     }
 
     private boolean insert(ApprovalRequest request) {
         return sql.run("approval request", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_approval"
                     + " (id, context_name, action, subject, permissions, target, argv, details, requested_at,"
-                    + " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                    + " clock_timestamp() + ? * interval '1 microsecond') ON CONFLICT (id) DO NOTHING")) {
+                    + " queue, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    + " clock_timestamp() + " + Sql.MICROS + ") ON CONFLICT (id) DO NOTHING")) {
                 statement.setString(1, request.id());
                 statement.setString(2, request.contextName());
                 statement.setString(3, request.action());
@@ -153,16 +193,17 @@ final class PostgresApprovals implements ApprovalStore {
                 statement.setArray(7, connection.createArrayOf("text", request.argv().toArray()));
                 statement.setString(8, request.details().orElse(null));
                 statement.setTimestamp(9, Timestamp.from(request.requestedAt()));
-                statement.setLong(10, timeout.toNanos() / 1_000L);
+                statement.setString(10, queue);
+                statement.setLong(11, timeout.toNanos() / 1_000L);
                 return statement.executeUpdate() == 1;
             }
         });
     }
 
     private String decision(String id) {
-        return sql.run("approval " + id, connection -> {
+        return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection,
-                    "SELECT decision FROM mero_approval WHERE id = ?")) {
+                    "SELECT decision FROM mero_approval WHERE id = ?::text")) {
                 statement.setString(1, id);
                 try (ResultSet row = statement.executeQuery()) {
                     return row.next() ? row.getString(1) : "WITHDRAWN"; // a deleted request is nobody's yes
@@ -173,9 +214,9 @@ final class PostgresApprovals implements ApprovalStore {
 
     /** Records an outcome unless one is already recorded, and returns the recorded outcome. */
     private String conclude(String id, String outcome) {
-        return sql.run("approval " + id, connection -> {
+        return sql.run("approval " + Messages.quote(id), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_approval"
-                    + " SET decision = ?, decided_by = ? WHERE id = ? AND decision IS NULL")) {
+                    + " SET decision = ?::text, decided_by = ?::text WHERE id = ?::text AND decision IS NULL")) {
                 statement.setString(1, outcome);
                 statement.setString(2, instance);
                 statement.setString(3, id);
@@ -189,7 +230,7 @@ final class PostgresApprovals implements ApprovalStore {
 
     private String recorded(Connection connection, String id) throws SQLException {
         try (PreparedStatement statement = sql.prepare(connection,
-                "SELECT decision FROM mero_approval WHERE id = ?")) {
+                "SELECT decision FROM mero_approval WHERE id = ?::text")) {
             statement.setString(1, id);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() && row.getString(1) != null ? row.getString(1) : "WITHDRAWN";
@@ -202,7 +243,7 @@ final class PostgresApprovals implements ApprovalStore {
         try {
             conclude(id, "WITHDRAWN");
         } catch (PolicyStoreUnavailableException e) {
-            LOG.warn("Could not withdraw approval request {}; it expires on its own", id);
+            LOG.warn("Could not withdraw approval request {}; it expires on its own", Messages.quote(id));
         }
     }
 

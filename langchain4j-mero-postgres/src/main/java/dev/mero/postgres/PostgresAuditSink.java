@@ -42,18 +42,19 @@ final class PostgresAuditSink implements AuditSink {
                 statement.setTimestamp(1, Timestamp.from(event.timestamp().truncatedTo(ChronoUnit.MICROS)));
                 statement.setString(2, event.type().name());
                 statement.setString(3, event.outcome());
-                statement.setString(4, event.contextName().orElse(null));
-                statement.setString(5, event.action().orElse(null));
-                statement.setString(6, event.subject().orElse(null));
+                statement.setString(4, Keys.storable(event.contextName().orElse(null)));
+                statement.setString(5, Keys.storable(event.action().orElse(null)));
+                statement.setString(6, Keys.storable(event.subject().orElse(null)));
                 statement.setString(7, event.permissions().stream().map(Enum::name)
                         .collect(Collectors.joining(",")));
-                statement.setString(8, event.reason().orElse(null));
-                statement.setString(9, event.errorCode().orElse(null));
-                statement.setString(10, event.requestId().orElse(null));
-                statement.setArray(11, connection.createArrayOf("text", event.targets().toArray()));
-                statement.setString(12, event.contentDigest().orElse(null));
+                statement.setString(8, Keys.storable(event.reason().orElse(null)));
+                statement.setString(9, Keys.storable(event.errorCode().orElse(null)));
+                statement.setString(10, Keys.storable(event.requestId().orElse(null)));
+                statement.setArray(11, connection.createArrayOf("text",
+                        event.targets().stream().map(Keys::storable).toArray()));
+                statement.setString(12, Keys.storable(event.contentDigest().orElse(null)));
                 statement.setString(13, instance);
-                statement.setString(14, event.detail().orElse(null));
+                statement.setString(14, Keys.storable(event.detail().orElse(null)));
                 return statement.executeUpdate();
             }
         });
@@ -62,9 +63,9 @@ final class PostgresAuditSink implements AuditSink {
     List<AuditEvent> query(AuditQuery query) {
         StringBuilder where = new StringBuilder(" WHERE true");
         List<Object> values = new ArrayList<>();
-        query.contextName().ifPresent(value -> add(where, values, " AND context_name = ?", value));
-        query.outcome().ifPresent(value -> add(where, values, " AND outcome = ?", value));
-        query.requestId().ifPresent(value -> add(where, values, " AND request_id = ?", value));
+        query.contextName().ifPresent(value -> add(where, values, " AND context_name = ?::text", value));
+        query.outcome().ifPresent(value -> add(where, values, " AND outcome = ?::text", value));
+        query.requestId().ifPresent(value -> add(where, values, " AND request_id = ?::text", value));
         query.from().ifPresent(value -> add(where, values, " AND occurred_at >= ?", Timestamp.from(value)));
         query.to().ifPresent(value -> add(where, values, " AND occurred_at < ?", Timestamp.from(value)));
         return sql.run("audit query", connection -> {

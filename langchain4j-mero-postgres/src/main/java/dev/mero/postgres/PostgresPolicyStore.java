@@ -1,5 +1,6 @@
 package dev.mero.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.mero.core.approval.ApprovalStore;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditSink;
@@ -25,7 +26,7 @@ import java.util.Objects;
  *         .name("worker_1")
  *         .rateLimit(RateLimit.perMinute(60)).rateLimitStore(store.rateLimits())   // one bucket for all instances
  *         .retryBudget(RetryBudget.builder().store(store.retryBudgets(), "worker_1").build())
- *         .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5)))
+ *         .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5), "worker_1"))
  *         .replayStore(store.replays())
  *         .auditLog(AuditLog.builder().sink(store.auditSink()).build())
  *         .build();
@@ -43,6 +44,9 @@ import java.util.Objects;
  */
 public final class PostgresPolicyStore implements PolicyStore {
 
+    /** The smallest pool that works: the listener's connection and one for statements. */
+    static final int MIN_POOL_SIZE = 2;
+
     private final Sql sql;
     private final Duration pollInterval;
     private final String instance;
@@ -57,7 +61,9 @@ public final class PostgresPolicyStore implements PolicyStore {
         if (builder.dataSource == null) {
             throw new IllegalArgumentException("PostgresPolicyStore needs a DataSource; call dataSource(...)");
         }
-        this.sql = new Sql(builder.dataSource, builder.timeout);
+        refuseTooSmallPool(builder.dataSource);
+        this.sql = new Sql(builder.dataSource, builder.timeout, builder.schema != null ? builder.schema
+                : Sql.defaultSchema(builder.dataSource, builder.timeout));
         this.pollInterval = builder.pollInterval;
         this.instance = builder.instance;
         this.notifications = new Notifications(builder.dataSource);
@@ -66,6 +72,24 @@ public final class PostgresPolicyStore implements PolicyStore {
         this.replays = new PostgresReplayStore(sql, notifications, pollInterval);
         this.auditSink = new PostgresAuditSink(sql, instance);
         this.owned = builder.owned;
+    }
+
+    /**
+     * The listener holds one connection for as long as the store is open: a pool of one would leave every
+     * approval and replay waiting for a connection that never comes back.
+     */
+    private static void refuseTooSmallPool(DataSource dataSource) {
+        try {
+            if (dataSource.isWrapperFor(HikariDataSource.class)
+                    && dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize() < MIN_POOL_SIZE) {
+                throw new IllegalArgumentException("The policy store's connection pool allows "
+                        + dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize() + " connection(s) but "
+                        + "needs at least " + MIN_POOL_SIZE + ": one is held by the listener that wakes waiting "
+                        + "approvals and replays, the others run the statements (set maximumPoolSize)");
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalArgumentException("The policy store's DataSource cannot be inspected", e);
+        }
     }
 
     /**
@@ -87,13 +111,42 @@ public final class PostgresPolicyStore implements PolicyStore {
         return retryBudgets;
     }
 
+    /**
+     * The operators' view of every approval queue: it lists and decides the requests of every context. Give
+     * a context {@link #approvals(Duration, String)} instead, so that its operators see only its own.
+     *
+     * @param timeout how long a request made through it waits before it abstains
+     * @return the store-wide approval store
+     */
     @Override
     public ApprovalStore approvals(Duration timeout) {
+        return new PostgresApprovals(sql, notifications, positive(timeout), pollInterval, instance, null);
+    }
+
+    /**
+     * The approval queue of one context (tenant): it lists and decides only the requests made through the same
+     * queue, so one tenant's operator never sees or answers another's. A policy file's {@code backend: store}
+     * uses the queue of its context's name; a narrowed child that keeps its parent's backend asks through the
+     * parent's queue. {@link #approvals(Duration)} is the operators' view of every queue.
+     *
+     * @param timeout how long a request waits before it abstains
+     * @param queue   the queue's name, usually the context's name
+     * @return the queue's approval store
+     * @throws dev.mero.core.InvalidInputException if the name holds NUL or an unpaired surrogate
+     */
+    @Override
+    public ApprovalStore approvals(Duration timeout, String queue) {
+        Objects.requireNonNull(queue, "queue");
+        return new PostgresApprovals(sql, notifications, positive(timeout), pollInterval, instance,
+                Keys.stored("approval queue", queue));
+    }
+
+    private static Duration positive(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("The approval timeout must be positive, was " + timeout);
         }
-        return new PostgresApprovals(sql, notifications, timeout, pollInterval, instance);
+        return timeout;
     }
 
     @Override
@@ -137,10 +190,10 @@ public final class PostgresPolicyStore implements PolicyStore {
             int deleted = 0;
             for (String delete : List.of(
                     "DELETE FROM mero_approval WHERE (decision IS NOT NULL OR expires_at < clock_timestamp())"
-                            + " AND requested_at < clock_timestamp() - ? * interval '1 microsecond'",
-                    "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - ? * interval '1 microsecond'",
+                            + " AND requested_at < clock_timestamp() - " + Sql.MICROS,
+                    "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - " + Sql.MICROS,
                     "DELETE FROM mero_retry_budget"
-                            + " WHERE last_failure < clock_timestamp() - ? * interval '1 microsecond'")) {
+                            + " WHERE last_failure < clock_timestamp() - " + Sql.MICROS)) {
                 try (java.sql.PreparedStatement statement = sql.prepare(connection, delete)) {
                     statement.setLong(1, micros);
                     deleted += statement.executeUpdate();
@@ -148,6 +201,15 @@ public final class PostgresPolicyStore implements PolicyStore {
             }
             return deleted;
         });
+    }
+
+    /**
+     * The schema that holds the store's tables and functions.
+     *
+     * @return the schema's name
+     */
+    public String schema() {
+        return sql.schema();
     }
 
     /**
@@ -183,6 +245,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         private Duration timeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofSeconds(1);
         private boolean migrate;
+        private String schema;
         private String instance = ManagementFactory.getRuntimeMXBean().getName();
         private AutoCloseable owned;
 
@@ -233,6 +296,23 @@ public final class PostgresPolicyStore implements PolicyStore {
          */
         public Builder migrate(boolean migrate) {
             this.migrate = migrate;
+            return this;
+        }
+
+        /**
+         * Sets the schema that holds the store's tables and functions (default: the database user's current
+         * schema, usually {@code public}). Every statement runs with {@code search_path = pg_catalog, <schema>},
+         * so objects other roles create in other schemas are never used; name a schema only the owner role
+         * may create in (see docs/several-instances.md for the two-role setup).
+         *
+         * @param schema the schema's name, as stored (case-sensitive, not quoted)
+         * @return this builder
+         */
+        public Builder schema(String schema) {
+            if (schema == null || schema.isBlank() || schema.indexOf('\u0000') >= 0) {
+                throw new IllegalArgumentException("The schema name must be non-blank and free of NUL");
+            }
+            this.schema = schema;
             return this;
         }
 

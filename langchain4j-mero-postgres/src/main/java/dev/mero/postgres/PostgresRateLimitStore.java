@@ -47,11 +47,13 @@ final class PostgresRateLimitStore implements RateLimitStore {
 
     private Bucket call(String bucket, RateLimit limit, boolean take) {
         Objects.requireNonNull(limit, "limit");
-        String key = key(bucket, limit);
+        String raw = key(bucket, limit);
+        Keys.exact("context name", bucket); // refused before any SQL
+        String key = Keys.stored("rate-limit bucket", raw);
         long cost = cost(limit);
         return sql.run("rate limit " + Messages.quote(bucket), connection -> {
             try (PreparedStatement statement = sql.prepare(connection,
-                    "SELECT taken, tokens FROM mero_take_permit(?, ?, ?, ?, ?)")) {
+                    "SELECT taken, tokens FROM mero_take_permit(?::text, ?::bigint, ?::bigint, ?::bigint, ?::boolean)")) {
                 statement.setString(1, key);
                 statement.setLong(2, cost * limit.burst());
                 statement.setLong(3, cost);

@@ -1,5 +1,6 @@
 package dev.mero.postgres;
 
+import dev.mero.core.Messages;
 import dev.mero.core.replay.ReplayClaim;
 import dev.mero.core.replay.ReplayStore;
 
@@ -35,11 +36,13 @@ final class PostgresReplayStore implements ReplayStore {
         check(scope, callId);
         Objects.requireNonNull(wait, "wait");
         long deadline = System.nanoTime() + wait.toNanos();
-        boolean owner = sql.run("replay of " + callId, connection -> {
+        String storedScope = Keys.stored("replay scope", scope);
+        String storedId = Keys.stored("call id", callId);
+        boolean owner = sql.run("replay of " + Messages.quote(callId), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_replay (scope, call_id)"
                     + " VALUES (?, ?) ON CONFLICT (scope, call_id) DO NOTHING")) {
-                statement.setString(1, scope);
-                statement.setString(2, callId);
+                statement.setString(1, storedScope);
+                statement.setString(2, storedId);
                 return statement.executeUpdate() == 1;
             }
         });
@@ -48,8 +51,8 @@ final class PostgresReplayStore implements ReplayStore {
         }
         String found;
         try {
-            found = notifications.await(Notifications.REPLAY_COMPLETED, callId, deadline, pollNanos,
-                    () -> result(scope, callId).orElse(null));
+            found = notifications.await(Notifications.REPLAY_COMPLETED, storedId, deadline, pollNanos,
+                    () -> result(storedScope, storedId, callId).orElse(null));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ReplayStore.stillRunning(callId, wait);
@@ -64,13 +67,16 @@ final class PostgresReplayStore implements ReplayStore {
     public void complete(String scope, String callId, String result) {
         check(scope, callId);
         Objects.requireNonNull(result, "result");
-        sql.run("replay of " + callId, connection -> {
+        String storedScope = Keys.stored("replay scope", scope);
+        String storedId = Keys.stored("call id", callId);
+        String exact = Keys.storable(result);
+        sql.run("replay of " + Messages.quote(callId), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_replay"
-                    + " SET result = ?, completed_at = clock_timestamp()"
-                    + " WHERE scope = ? AND call_id = ? AND result IS NULL")) {
-                statement.setString(1, result);
-                statement.setString(2, scope);
-                statement.setString(3, callId);
+                    + " SET result = ?::text, completed_at = clock_timestamp()"
+                    + " WHERE scope = ?::text AND call_id = ?::text AND result IS NULL")) {
+                statement.setString(1, exact);
+                statement.setString(2, storedScope);
+                statement.setString(3, storedId);
                 return statement.executeUpdate();
             }
         });
@@ -81,12 +87,12 @@ final class PostgresReplayStore implements ReplayStore {
         return "PostgresReplayStore";
     }
 
-    private Optional<String> result(String scope, String callId) {
-        return sql.run("replay of " + callId, connection -> {
+    private Optional<String> result(String scope, String storedId, String callId) {
+        return sql.run("replay of " + Messages.quote(callId), connection -> {
             try (PreparedStatement statement = sql.prepare(connection,
-                    "SELECT result FROM mero_replay WHERE scope = ? AND call_id = ?")) {
+                    "SELECT result FROM mero_replay WHERE scope = ?::text AND call_id = ?::text")) {
                 statement.setString(1, scope);
-                statement.setString(2, callId);
+                statement.setString(2, storedId);
                 try (ResultSet row = statement.executeQuery()) {
                     return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
                 }

@@ -23,12 +23,12 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
 
     @Override
     public int failures(String scope, CallKey key, Duration window) {
-        check(scope, key);
+        String stored = check(scope, key);
         return sql.run("retry budget", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "SELECT failures FROM mero_retry_budget"
-                    + " WHERE scope = ? AND operation = ? AND digest = ?"
-                    + " AND last_failure > clock_timestamp() - ? * interval '1 microsecond'")) {
-                statement.setString(1, scope);
+                    + " WHERE scope = ?::text AND operation = ?::text AND digest = ?::text"
+                    + " AND last_failure > clock_timestamp() - " + Sql.MICROS)) {
+                statement.setString(1, stored);
                 statement.setString(2, key.operation());
                 statement.setString(3, key.digest());
                 statement.setLong(4, micros(window));
@@ -41,15 +41,15 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
 
     @Override
     public int recordFailure(String scope, CallKey key, Duration window, int maxFailures) {
-        check(scope, key);
+        String stored = check(scope, key);
         return sql.run("retry budget", connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_retry_budget AS r"
                     + " (scope, operation, digest, failures, last_failure) VALUES (?, ?, ?, 1, clock_timestamp())"
                     + " ON CONFLICT (scope, operation, digest) DO UPDATE SET"
-                    + " failures = CASE WHEN r.last_failure <= clock_timestamp() - ? * interval '1 microsecond'"
+                    + " failures = CASE WHEN r.last_failure <= clock_timestamp() - " + Sql.MICROS
                     + " THEN 1 ELSE LEAST(r.failures + 1, ?) END, last_failure = clock_timestamp()"
                     + " RETURNING failures")) {
-                statement.setString(1, scope);
+                statement.setString(1, stored);
                 statement.setString(2, key.operation());
                 statement.setString(3, key.digest());
                 statement.setLong(4, micros(window));
@@ -64,11 +64,11 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
 
     @Override
     public void recordSuccess(String scope, CallKey key) {
-        check(scope, key);
+        String stored = check(scope, key);
         sql.run("retry budget", connection -> {
             try (PreparedStatement statement = sql.prepare(connection,
-                    "DELETE FROM mero_retry_budget WHERE scope = ? AND operation = ? AND digest = ?")) {
-                statement.setString(1, scope);
+                    "DELETE FROM mero_retry_budget WHERE scope = ?::text AND operation = ?::text AND digest = ?::text")) {
+                statement.setString(1, stored);
                 statement.setString(2, key.operation());
                 statement.setString(3, key.digest());
                 return statement.executeUpdate();
@@ -81,9 +81,10 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
         return "PostgresRetryBudgetStore";
     }
 
-    private static void check(String scope, CallKey key) {
+    private static String check(String scope, CallKey key) {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(key, "key");
+        return Keys.stored("retry-budget scope", scope);
     }
 
     private static long micros(Duration window) {

@@ -7,25 +7,90 @@ import org.slf4j.LoggerFactory;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
  * Runs a unit of work on a pooled connection with every statement time-limited, and turns any SQL failure
  * into {@link PolicyStoreUnavailableException} (fail closed). A unit is one statement in auto-commit mode or
  * one transaction, so a connection that drops mid-call leaves either all of it or none of it.
+ *
+ * <p>Every borrowed connection gets two bounds and one pin before any work: a network timeout (a stalled
+ * backend or a lost packet cannot hold a call past the store's timeout, whatever the pool's socket timeout),
+ * and {@code search_path = pg_catalog, <store schema>}, so that no name the store uses can be taken over by an
+ * object another role created in some other schema, and built-in operators and functions always come first.
+ * The statements also cast every string parameter to {@code text}: the driver sends {@code varchar}, and an
+ * overload for {@code varchar} in the store's schema would otherwise win.
  */
 final class Sql {
 
     private static final Logger LOG = LoggerFactory.getLogger(Sql.class);
 
+    /**
+     * A bigint parameter as that many microseconds. The operator is named with its schema: {@code bigint *
+     * interval} is no built-in, so an operator for exactly those types in the store's schema would win.
+     */
+    static final String MICROS = "(? OPERATOR(pg_catalog.*) interval '1 microsecond')";
+
+    /** setNetworkTimeout wants an executor for aborting; the PostgreSQL driver does not use it. */
+    private static final Executor DIRECT = Runnable::run;
+
     private final DataSource dataSource;
     private final int queryTimeoutSeconds;
+    private final int networkTimeoutMillis;
+    private final String schema;
+    private final String pinPath;
 
-    Sql(DataSource dataSource, Duration timeout) {
+    Sql(DataSource dataSource, Duration timeout, String schema) {
         this.dataSource = dataSource;
         // JDBC counts whole seconds; round up so that the bound is never shorter than asked
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
+        // the socket gives up at the store's timeout plus a little, after the server had its chance to cancel
+        this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis() + 250);
+        this.schema = schema;
+        this.pinPath = "SET search_path TO pg_catalog, " + identifier(schema);
+    }
+
+    /** The schema that holds the store's tables and functions. */
+    String schema() {
+        return schema;
+    }
+
+    /** The statement bound in whole seconds (at least 1). */
+    int timeoutSeconds() {
+        return queryTimeoutSeconds;
+    }
+
+    /** The schema a connection of the data source creates objects in by default, for a store given none. */
+    static String defaultSchema(DataSource dataSource, Duration timeout) {
+        Sql probe = new Sql(dataSource, timeout, "public");
+        String found = probe.borrowed("schema lookup", false, connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.setQueryTimeout(probe.queryTimeoutSeconds);
+                // the first schema of the connection's path other than pg_catalog, even on a pinned connection
+                try (ResultSet row = statement.executeQuery("SELECT s FROM pg_catalog.unnest("
+                        + "pg_catalog.current_schemas(false)) WITH ORDINALITY AS p (s, n)"
+                        + " WHERE s OPERATOR(pg_catalog.<>) 'pg_catalog'::name ORDER BY n LIMIT 1")) {
+                    return row.next() ? row.getString(1) : null;
+                }
+            }
+        });
+        if (found == null) {
+            throw new IllegalStateException("The database user has no schema to keep the policy store in: "
+                    + "create one, or name it with PostgresPolicyStore.builder().schema(...)");
+        }
+        return found;
+    }
+
+    /** Quotes an SQL identifier: {@code a"b} becomes {@code "a""b"}. */
+    static String identifier(String name) {
+        if (name == null || name.isEmpty() || name.indexOf('\u0000') >= 0) {
+            throw new IllegalArgumentException("A schema name must be non-empty and free of NUL");
+        }
+        return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     /** Work on a connection. */
@@ -36,16 +101,31 @@ final class Sql {
 
     /** Runs the work in auto-commit mode: each statement commits on its own. */
     <T> T run(String what, Work<T> work) {
+        return borrowed(what, true, work);
+    }
+
+    private <T> T borrowed(String what, boolean pin, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
+            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
+            if (pin) {
+                pin(connection);
+            }
             return work.run(connection);
         } catch (SQLException e) {
             throw unavailable(what, e);
         }
     }
 
+    private void pin(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(queryTimeoutSeconds);
+            statement.execute(pinPath);
+        }
+    }
+
     /** Runs the work in one transaction, committed at the end and rolled back on any failure. */
     <T> T transaction(String what, Work<T> work) {
-        try (Connection connection = dataSource.getConnection()) {
+        return borrowed(what, true, connection -> {
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
             try {
@@ -58,9 +138,7 @@ final class Sql {
             } finally {
                 restore(connection, autoCommit);
             }
-        } catch (SQLException e) {
-            throw unavailable(what, e);
-        }
+        });
     }
 
     /** A prepared statement bounded by the query timeout. */

@@ -34,7 +34,7 @@ final class ReadmeSnippetsPostgres {
                 .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE))
                 .rateLimit(RateLimit.perMinute(60)).rateLimitStore(store.rateLimits())
                 .retryBudget(RetryBudget.builder().store(store.retryBudgets(), "support_agent").build())
-                .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5)))
+                .requireApproval(Permission.WRITE).approval(store.approvals(Duration.ofMinutes(5), "support_agent"))
                 .replayStore(store.replays())
                 .auditLog(AuditLog.builder().sink(store.auditSink()).build())
                 .build();

@@ -1,6 +1,7 @@
 package dev.mero.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
@@ -236,12 +237,14 @@ class SharedStoresTest {
     }
 
     @Test
-    void aTimedOutRequestAbstainsAndCanNoLongerBeApproved() throws Exception {
+    void aTimedOutRequestTimesOutAndCanNoLongerBeApproved() throws Exception {
         ApprovalStore shortWait = storeA.approvals(Duration.ofMillis(300));
         ApprovalRequest request = ApprovalRequest.builder().contextName("nobody_answers")
                 .permissions(Permission.WRITE).subject("/ws/x").build();
 
-        assertThat(shortWait.decide(request)).isEqualTo(ApprovalDecision.ABSTAIN);
+        assertThatThrownBy(() -> shortWait.decide(request)).isInstanceOf(ApprovalTimeoutException.class)
+                .hasMessage("Approval of 'WRITE: /ws/x' timed out in context 'nobody_answers': nobody decided "
+                        + "within 0.3s, so the action was not run.");
         assertThat(storeB.approvals(Duration.ofMinutes(1)).complete(request.id(), ApprovalDecision.APPROVED))
                 .isFalse();
         assertThat(row(request.id())).isEqualTo("TIMED_OUT by instance-a");
@@ -309,7 +312,7 @@ class SharedStoresTest {
     @Test
     void theSchemaIsCheckedAndNeverAlteredWithoutBeingAsked() throws Exception {
         // migrating again is a no-op; a store that does not migrate checks the version
-        assertThat(SchemaMigrations.migrate(new Sql(poolA, Duration.ofSeconds(5)))).isZero();
+        assertThat(SchemaMigrations.migrate(new Sql(poolA, Duration.ofSeconds(5), "public"))).isZero();
         PostgresPolicyStore.builder().dataSource(poolB).build().close();
 
         String emptyUrl = PostgresServer.shared().createDatabase();
@@ -331,8 +334,9 @@ class SharedStoresTest {
              PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(pool).migrate(true).build()) {
             store.replays().runOnce("w", "old_call", Duration.ofSeconds(5), () -> "done");
             store.retryBudgets().recordFailure("w", CallKey.of("read_file", "{}"), Duration.ofMinutes(10), 3);
-            assertThat(store.approvals(Duration.ofMillis(10)).decide(ApprovalRequest.builder().contextName("w")
-                    .permissions(Permission.WRITE).subject("/ws/x").build())).isEqualTo(ApprovalDecision.ABSTAIN);
+            assertThatThrownBy(() -> store.approvals(Duration.ofMillis(10)).decide(ApprovalRequest.builder()
+                    .contextName("w").permissions(Permission.WRITE).subject("/ws/x").build()))
+                    .isInstanceOf(ApprovalTimeoutException.class);
             try (Connection connection = pool.getConnection();
                  java.sql.Statement age = connection.createStatement()) {
                 age.execute("UPDATE mero_replay SET claimed_at = claimed_at - interval '2 hours'");

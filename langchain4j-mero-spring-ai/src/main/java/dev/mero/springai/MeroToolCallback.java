@@ -1,9 +1,10 @@
 package dev.mero.springai;
 
 import dev.mero.core.MeroToolsException;
+import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolDescriptor;
-import dev.mero.core.ops.UntrustedContent;
+import dev.mero.core.ops.ToolResponse;
 import java.util.Objects;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
@@ -11,29 +12,33 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
  * One tool of the core's catalogue as a Spring AI {@link ToolCallback}: its name, description and JSON input
- * schema come from the {@link ToolDescriptor}, and a call runs {@link MeroOperations#call(String, String)}.
+ * schema come from the {@link ToolDescriptor}, and a call goes through the core's one response path,
+ * {@link MeroOperations#respond(String, String)}, exactly as in the LangChain4j and MCP bindings.
  *
- * <p>The library's decisions are results, not exceptions: a {@link MeroToolsException} (a refusal or an
- * ordinary failure, malformed arguments included) is returned as its {@link MeroToolsException#toModelText()
- * model text}, {@code Denied: ...} or {@code Error: ...}. The mapping happens here, inside the callback, so it
- * is the same for a {@code ChatClient}, a direct {@link #call(String)} and Spring AI's MCP server exposure, and
- * it does not depend on the application's {@code ToolExecutionExceptionProcessor}. Any other exception is a
- * bug and propagates unchanged. Results are plain text (no JSON encoding of the string); the results of tools
- * that return untrusted content (file text, names, command output, search matches) are put between data
- * markers ({@link UntrustedContent}), as the LangChain4j binding does, unless {@link MeroToolCallbacks} was told
- * otherwise.
+ * <p>The library's decisions are results, not exceptions: a refusal or an ordinary failure (malformed arguments
+ * included) is returned as {@code Denied: ...} or {@code Error: ...}. The mapping happens inside the callback, so
+ * it is the same for a {@code ChatClient}, a direct {@link #call(String)} and Spring AI's MCP server exposure, and
+ * it does not depend on the application's {@code ToolExecutionExceptionProcessor}. Any other exception is a bug
+ * and propagates unchanged. Results are plain text (no JSON encoding of the string); the results of tools that
+ * return untrusted content (file text, names, diffs, command output, search matches) are put between data
+ * markers ({@link dev.mero.core.ops.UntrustedContent}), unless {@link MeroToolCallbacks} was told otherwise.
+ *
+ * <p>A call narrows itself to the caller its {@link ToolContext} names, with the same keys and rules as
+ * LangChain4j's {@code CallerIdentity}: {@value CallerNarrowing#CALLER} (a string) and
+ * {@value CallerNarrowing#SCOPES} (a collection of strings). The call then runs in a context narrowed to that
+ * caller's name and scopes; a caller whose scopes reach beyond the context's is refused with {@code Denied:}.
  *
  * <p>Instances are immutable and thread-safe; build them with {@link MeroToolCallbacks}.
  */
 public final class MeroToolCallback implements ToolCallback {
 
-    private final MeroOperations operations;
+    private final CallerNarrowing callers;
     private final ToolDescriptor tool;
     private final ToolDefinition definition;
     private final boolean wrapUntrusted;
 
-    MeroToolCallback(MeroOperations operations, ToolDescriptor tool, boolean wrapUntrusted) {
-        this.operations = Objects.requireNonNull(operations, "operations");
+    MeroToolCallback(CallerNarrowing callers, ToolDescriptor tool, boolean wrapUntrusted) {
+        this.callers = Objects.requireNonNull(callers, "callers");
         this.tool = Objects.requireNonNull(tool, "tool");
         this.wrapUntrusted = wrapUntrusted;
         this.definition = ToolDefinition.builder()
@@ -58,7 +63,7 @@ public final class MeroToolCallback implements ToolCallback {
     }
 
     /**
-     * Runs the tool.
+     * Runs the tool in the callbacks' own context.
      *
      * @param toolInput the arguments as a JSON object text; {@code null} or blank counts as {@code {}}
      * @return the tool's text, or {@code Denied: ...} / {@code Error: ...} for the library's refusals and
@@ -66,24 +71,27 @@ public final class MeroToolCallback implements ToolCallback {
      */
     @Override
     public String call(String toolInput) {
-        try {
-            String text = operations.call(tool.name(), toolInput);
-            return wrapUntrusted && tool.untrustedOutput() ? UntrustedContent.wrap(tool.name(), text) : text;
-        } catch (MeroToolsException e) {
-            return e.toModelText();
-        }
+        return call(toolInput, null);
     }
 
     /**
-     * Runs the tool; the Spring AI tool context is not used (the security context decides everything).
+     * Runs the tool for the caller the tool context names, if any.
      *
      * @param toolInput   the arguments as a JSON object text
-     * @param toolContext ignored
+     * @param toolContext the Spring AI tool context; its {@value CallerNarrowing#CALLER} and
+     *                    {@value CallerNarrowing#SCOPES} entries narrow the call, other entries are ignored
      * @return as {@link #call(String)}
      */
     @Override
     public String call(String toolInput, ToolContext toolContext) {
-        return call(toolInput);
+        ToolResponse response;
+        try {
+            response = callers.operationsFor(toolContext == null ? null : toolContext.getContext())
+                    .respond(tool.name(), toolInput);
+        } catch (MeroToolsException e) {
+            response = ToolResponse.failure(e);
+        }
+        return wrapUntrusted ? response.text() : response.unmarkedText();
     }
 
     @Override

@@ -1,14 +1,18 @@
 package dev.mero.springai;
 
 import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolDescriptor;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.springframework.ai.model.tool.DefaultToolCallingManager;
+import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 
 /**
  * The Spring AI entry point: every tool a {@link SecurityContext} can ever use, as {@link MeroToolCallback}s.
@@ -29,8 +33,9 @@ public final class MeroToolCallbacks implements ToolCallbackProvider {
 
     private MeroToolCallbacks(MeroOperations operations, boolean wrapUntrusted) {
         this.operations = operations;
+        CallerNarrowing callers = new CallerNarrowing(operations);
         this.callbacks = operations.availableTools().stream()
-                .map(tool -> new MeroToolCallback(operations, tool, wrapUntrusted))
+                .map(tool -> new MeroToolCallback(callers, tool, wrapUntrusted))
                 .collect(Collectors.toUnmodifiableList());
     }
 
@@ -92,6 +97,34 @@ public final class MeroToolCallbacks implements ToolCallbackProvider {
      */
     public Optional<MeroToolCallback> find(String toolName) {
         return callbacks.stream().filter(callback -> callback.descriptor().name().equals(toolName)).findFirst();
+    }
+
+    /**
+     * A resolver that finds these callbacks by name and answers every other name with a callback that refuses:
+     * the core's refusal naming the tool ({@code Denied: ...} for a catalogue tool this context cannot use,
+     * {@code Error: ...} for any other name). With it a model that calls a tool it was not given reads why,
+     * instead of Spring AI ending the request with {@code IllegalStateException: No ToolCallback found}.
+     *
+     * @return the resolver; it never returns {@code null}
+     */
+    public ToolCallbackResolver toolCallbackResolver() {
+        return name -> find(name).<ToolCallback>map(callback -> callback)
+                .orElseGet(() -> new UnofferedToolCallback(operations, name));
+    }
+
+    /**
+     * Spring AI's tool-calling manager with {@link #toolCallbackResolver()} as its fallback, for a
+     * {@code ChatClient} (or a {@code ToolCallingManager} bean) whose model may call a tool it was not given:
+     * <pre>{@code
+     * ChatClient client = ChatClient.builder(chatModel, ObservationRegistry.NOOP, null, null,
+     *         ToolCallingAdvisor.builder().toolCallingManager(tools.toolCallingManager())).build();
+     * }</pre>
+     *
+     * @return a new manager
+     */
+    public ToolCallingManager toolCallingManager() {
+        return DefaultToolCallingManager.builder().toolCallbackResolver(toolCallbackResolver())
+                .resolutionFallbackEnabled(true).build();
     }
 
     @Override

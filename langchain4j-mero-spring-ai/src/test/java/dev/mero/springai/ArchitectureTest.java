@@ -34,6 +34,13 @@ class ArchitectureTest {
     }
 
     @Test
+    void theTestDoubleShipsInItsOwnArtifactNotInTheBinding() {
+        assertThat(ScriptedSpringChatModel.class.getProtectionDomain().getCodeSource().getLocation())
+                .as("ScriptedSpringChatModel lives in langchain4j-mero-spring-ai-test")
+                .isNotEqualTo(MeroToolCallbacks.class.getProtectionDomain().getCodeSource().getLocation());
+    }
+
+    @Test
     void everyCallGoesThroughTheCoresOperations() {
         noClasses().should().dependOnClassesThat().areAssignableTo(ProcessBuilder.class)
                 .orShould().dependOnClassesThat().resideInAnyPackage("java.nio.file..", "java.io..")

@@ -18,7 +18,7 @@ final class BrokenOperations {
     static MeroOperations throwingOnReadFile(SecurityContext context, RuntimeException bug) {
         MeroOperations broken = mock(MeroOperations.class);
         when(broken.availableTools()).thenReturn(MeroOperations.forContext(context).availableTools());
-        when(broken.call(eq("read_file"), anyString())).thenThrow(bug);
+        when(broken.respond(eq("read_file"), anyString())).thenThrow(bug);
         return broken;
     }
 }

@@ -18,8 +18,8 @@ import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.tool.ToolCallbackProvider;
 
 /**
- * The README's Spring AI snippet is this test's code: the test runs it and checks that the README still shows
- * exactly these lines (the block between the markers below).
+ * The README's Spring AI snippet is this test's code: the test runs it and checks that the README and
+ * docs/spring-ai.md still show exactly these lines (the block between the markers below).
  */
 class ReadmeSnippetTest {
 
@@ -66,10 +66,11 @@ class ReadmeSnippetTest {
         List<String> snippet = source.subList(indexOf(source, BEGIN) + 1, indexOf(source, END)).stream()
                 .map(line -> line.length() >= 8 ? line.substring(8) : line.strip())
                 .collect(Collectors.toList());
+        String block = "```java\n" + String.join("\n", snippet) + "\n```\n";
         String readme = Files.readString(MODULE.resolveSibling("README.md"));
-        String section = readme.substring(readme.indexOf("## Using it with Spring AI"));
 
-        assertThat(section).contains("```java\n" + String.join("\n", snippet) + "\n```\n");
+        assertThat(readme.substring(readme.indexOf("## With Spring AI"))).contains(block);
+        assertThat(Files.readString(MODULE.resolveSibling("docs").resolve("spring-ai.md"))).contains(block);
     }
 
     private static int indexOf(List<String> lines, String marker) {

@@ -6,7 +6,9 @@ import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
 import dev.mero.core.NarrowingBuilder;
+import dev.mero.core.OperationFailedException;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.UntrustedContent;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,7 +21,8 @@ import java.util.function.UnaryOperator;
  * The manager's side of manager/worker agents: a {@code delegate_task(worker, task)} tool over registered worker
  * AI services. Each worker runs with a context narrowed from the manager's ({@link SecurityContext#narrow}), so a
  * worker can never be given more than its manager has: a narrowing that would widen fails when the worker is
- * registered. A worker's refusals come back to the manager as text ({@code Denied: ...}) it can act on.
+ * registered. A worker's refusals come back to the manager as text ({@code Denied: ...}) it can act on; the
+ * worker's answer is marked as data ({@link UntrustedContent}), since it may quote the files the worker read.
  *
  * <pre>{@code
  * DelegationTools delegation = DelegationTools.builder(managerContext)
@@ -97,7 +100,9 @@ public final class DelegationTools {
      *
      * @param worker the worker's name
      * @param task   the task
-     * @return the worker's answer, or {@code Denied: ...} when the worker was refused
+     * @return the worker's answer between data markers
+     * @throws MeroToolsException when the worker itself was stopped by a refusal or failure: {@code Denied: Worker
+     *                            'w' was stopped: ...} (or {@code Error: ...}) for the model, flagged as an error
      */
     @Tool(name = DELEGATE_TASK, value = DELEGATE_TASK_DESCRIPTION)
     public String delegateTask(@P(name = "worker", value = WORKER) String worker,
@@ -113,9 +118,12 @@ public final class DelegationTools {
         }
         try {
             String answer = registered.worker().perform(task);
-            return "Worker " + Messages.quote(worker) + " answered:\n" + answer;
+            // the answer is another model's text about files it read: data for this model, never instructions
+            return "Worker " + Messages.quote(worker) + " answered:\n" + UntrustedContent.wrap(DELEGATE_TASK, answer);
         } catch (MeroToolsException e) {
-            return "Worker " + Messages.quote(worker) + " was stopped. " + e.toModelText();
+            // a refusal like any other: the handler turns it into Denied:/Error: text flagged as an error
+            String message = "Worker " + Messages.quote(worker) + " was stopped: " + e.getMessage();
+            throw e.isDenial() ? new MeroToolsException(message) : new OperationFailedException(message);
         }
     }
 

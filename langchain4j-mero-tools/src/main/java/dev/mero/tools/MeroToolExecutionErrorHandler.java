@@ -6,6 +6,7 @@ import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.error.ToolFailures;
+import dev.mero.core.ops.ToolResponse;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +79,7 @@ public final class MeroToolExecutionErrorHandler implements ToolExecutionErrorHa
         }
         Optional<MeroToolsException> decision = ToolFailures.decision(thrown);
         if (decision.isPresent()) {
-            String text = decision.get().toModelText();
+            String text = ToolResponse.failure(decision.get()).text();
             if (log.isDebugEnabled()) {
                 log.debug("Tool '{}' returned to the model: {}", toolName(context), text, decision.get());
             }

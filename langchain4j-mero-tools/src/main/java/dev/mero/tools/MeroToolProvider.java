@@ -4,7 +4,13 @@ import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.invocation.InvocationParameters;
+import dev.langchain4j.model.chat.request.json.JsonArraySchema;
+import dev.langchain4j.model.chat.request.json.JsonBooleanSchema;
+import dev.langchain4j.model.chat.request.json.JsonIntegerSchema;
+import dev.langchain4j.model.chat.request.json.JsonNumberSchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
+import dev.langchain4j.model.chat.request.json.JsonStringSchema;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
@@ -13,8 +19,10 @@ import dev.langchain4j.service.tool.ToolProviderResult;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
+import dev.mero.core.ops.ParameterType;
 import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ToolParameter;
+import dev.mero.core.ops.ToolResponse;
 import dev.mero.core.ops.UntrustedContent;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +45,10 @@ import java.util.Objects;
  *   <li>runs each call for the caller named in the AI-service call's {@link InvocationParameters}
  *       ({@link CallerIdentity}), in a context narrowed to that caller's scopes.</li>
  * </ul>
- * Refusals come back as tool results with {@code isError} and {@code Denied: ...} / {@code Error: ...}; any
- * other exception is a bug and propagates. Thread-safe.
+ * Every call goes through the core's one response path ({@link MeroOperations#respond(String, String)}), so the
+ * provider answers exactly as the annotated tools, Spring AI and MCP do. Refusals come back as tool results with
+ * {@code isError} and {@code Denied: ...} / {@code Error: ...}; any other exception is a bug and propagates.
+ * Thread-safe.
  */
 public final class MeroToolProvider implements ToolProvider {
 
@@ -109,17 +119,7 @@ public final class MeroToolProvider implements ToolProvider {
         JsonObjectSchema.Builder schema = JsonObjectSchema.builder();
         List<String> required = new ArrayList<>();
         for (ToolParameter parameter : tool.parameters()) {
-            switch (parameter.type()) {
-                case STRING:
-                    schema.addStringProperty(parameter.name(), parameter.description());
-                    break;
-                case INTEGER:
-                    schema.addIntegerProperty(parameter.name(), parameter.description());
-                    break;
-                default:
-                    schema.addBooleanProperty(parameter.name(), parameter.description());
-                    break;
-            }
+            schema.addProperty(parameter.name(), element(parameter));
             if (parameter.required()) {
                 required.add(parameter.name());
             }
@@ -127,6 +127,19 @@ public final class MeroToolProvider implements ToolProvider {
         schema.required(required).additionalProperties(false);
         return ToolSpecification.builder().name(tool.name()).description(tool.description())
                 .parameters(schema.build()).metadata(tool.hints().asMetadata()).build();
+    }
+
+    /** The JSON Schema element of a parameter: every {@link ParameterType} has its own. */
+    private static JsonSchemaElement element(ToolParameter parameter) {
+        String description = parameter.description();
+        return switch (parameter.type()) {
+            case STRING -> JsonStringSchema.builder().description(description).build();
+            case INTEGER -> JsonIntegerSchema.builder().description(description).build();
+            case NUMBER -> JsonNumberSchema.builder().description(description).build();
+            case BOOLEAN -> JsonBooleanSchema.builder().description(description).build();
+            case ARRAY -> JsonArraySchema.builder().description(description).build();
+            case OBJECT -> JsonObjectSchema.builder().description(description).build();
+        };
     }
 
     private ToolExecutor executor(ToolDescriptor tool) {
@@ -158,19 +171,23 @@ public final class MeroToolProvider implements ToolProvider {
                         + CallerOperations.identity(parameters), () -> call(tool, arguments, parameters));
             }
         } catch (MeroToolsException e) {
-            result = new ReplayMemory.Result(e.toModelText(), true);
+            result = result(ToolResponse.failure(e));
         }
         return ToolExecutionResult.builder().isError(result.error).resultText(result.text).build();
     }
 
     private ReplayMemory.Result call(ToolDescriptor tool, String arguments, InvocationParameters parameters) {
+        ToolResponse response;
         try {
-            String text = callers.operationsFor(parameters).call(tool.name(), arguments);
-            return new ReplayMemory.Result(wrapUntrusted && tool.untrustedOutput()
-                    ? UntrustedContent.wrap(tool.name(), text) : text, false);
+            response = callers.operationsFor(parameters).respond(tool.name(), arguments);
         } catch (MeroToolsException e) {
-            return new ReplayMemory.Result(e.toModelText(), true);
+            response = ToolResponse.failure(e);
         }
+        return result(response);
+    }
+
+    private ReplayMemory.Result result(ToolResponse response) {
+        return new ReplayMemory.Result(wrapUntrusted ? response.text() : response.unmarkedText(), response.isError());
     }
 
     /** Builds a {@link MeroToolProvider}. */

@@ -2,10 +2,10 @@ package dev.mero.tools;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
-import dev.mero.core.Messages;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
 import java.util.List;
@@ -30,6 +30,7 @@ public final class MeroTools {
     private final MeroToolExecutionErrorHandler executionErrorHandler = new MeroToolExecutionErrorHandler();
     private final MeroToolArgumentsErrorHandler argumentsErrorHandler;
     private final MeroToolProvider toolProvider;
+    private final UnofferedCalls unoffered;
 
     private MeroTools(MeroOperations operations) {
         this.operations = Objects.requireNonNull(operations, "operations");
@@ -41,6 +42,7 @@ public final class MeroTools {
                         new SyncTools(operations));
         this.argumentsErrorHandler = new MeroToolArgumentsErrorHandler(operations.catalogue());
         this.toolProvider = MeroToolProvider.builder(operations).build();
+        this.unoffered = new UnofferedCalls(operations);
     }
 
     /**
@@ -65,8 +67,11 @@ public final class MeroTools {
 
     /**
      * Wires a context into an AI-service builder: the {@link MeroToolProvider} (only the tools the context can
-     * use, strict arguments, replay memory, untrusted content marked, per-call identity) and both error
-     * handlers.
+     * use, strict arguments, replay memory, untrusted content marked, per-call identity), both error
+     * handlers, and the answer to a call of a tool that was not offered: the core's refusal naming the tool,
+     * flagged as an error (LangChain4j keeps only the text of that answer, so a chat-request transformer,
+     * {@link #flagUnofferedCalls(ChatRequest)}, puts the flag back; an application that sets its own
+     * {@code chatRequestTransformer} composes it with that one, or such refusals reach the model unflagged).
      *
      * @param builder the builder
      * @param context the context that decides every call
@@ -88,27 +93,33 @@ public final class MeroTools {
         return builder.toolProvider(toolProvider)
                 .toolExecutionErrorHandler(executionErrorHandler)
                 .toolArgumentsErrorHandler(argumentsErrorHandler)
-                .hallucinatedToolNameStrategy(this::unknownTool);
+                .hallucinatedToolNameStrategy(this::unknownTool)
+                .chatRequestTransformer(this::flagUnofferedCalls);
     }
 
     /**
-     * The result for a call of a tool that was not offered: a catalogue tool this context (or caller) cannot
-     * use is a denial, any other name an error; either way the model reads it instead of the AI-service call
-     * failing.
+     * The result for a call of a tool that was not offered: the core's refusal
+     * ({@link MeroOperations#unoffered(String)}), naming the tool; a catalogue tool this context cannot use is
+     * a denial, any other name an error. Either way the model reads it, flagged as an error, instead of the
+     * AI-service call failing.
      *
      * @param request the call
      * @return the result
      */
     ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
-        boolean known = operations.catalogue().find(request.name()).isPresent();
-        String text = known
-                ? "Denied: the tool " + Messages.quote(request.name()) + " is not available to you in context "
-                        + Messages.quote(operations.context().name()) + ": nothing here grants what it needs. Use "
-                        + "the tools you were given; list_roots shows what you may do where."
-                : "Error: there is no tool " + Messages.quote(request.name()) + " available to you. Use one of "
-                        + "the tools you were given; list_roots shows what you may do where.";
-        return ToolExecutionResultMessage.builder().id(request.id()).toolName(request.name()).isError(true)
-                .text(text).build();
+        return unoffered.answer(request);
+    }
+
+    /**
+     * The chat-request transformer {@link #applyTo(AiServices)} registers: the refusals of calls to tools that
+     * were not offered are sent to the model flagged as errors. An application with a transformer of its own
+     * composes the two: {@code .chatRequestTransformer(request -> mine(tools.flagUnofferedCalls(request)))}.
+     *
+     * @param request the request about to be sent
+     * @return the request, with those refusals flagged
+     */
+    public ChatRequest flagUnofferedCalls(ChatRequest request) {
+        return unoffered.markErrors(request);
     }
 
     /**

@@ -2,14 +2,13 @@ package dev.mero.tools;
 
 import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolArguments;
-import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.ops.ToolResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * How the {@code @Tool} adapters hand a call to the core: the arguments LangChain4j decoded (a missing one
- * is {@code null}) are checked against the tool's catalogue descriptor and the operation runs.
+ * is {@code null}) go through the core's one response path, as in every other binding.
  */
 final class ToolCalls {
 
@@ -31,7 +30,10 @@ final class ToolCalls {
     }
 
     /**
-     * Runs a tool of the catalogue.
+     * Runs a tool of the catalogue through the core's one response path ({@link MeroOperations#respond}): the
+     * result's text, marked as data when untrusted; a refusal or failure is thrown as the library's exception,
+     * which {@link MeroToolExecutionErrorHandler} turns into the same {@code Denied: ...} / {@code Error: ...}
+     * text with LangChain4j's error flag.
      *
      * @param operations     the operations bound to the context
      * @param tool           the tool's name
@@ -39,12 +41,14 @@ final class ToolCalls {
      * @return the text for the model
      */
     static String call(MeroOperations operations, String tool, Object... namesAndValues) {
-        ToolDescriptor descriptor = operations.catalogue().find(tool)
-                .orElseThrow(() -> new IllegalStateException("the catalogue has no tool " + tool));
         Map<String, Object> values = new LinkedHashMap<>();
         for (int i = 0; i < namesAndValues.length; i += 2) {
             values.put((String) namesAndValues[i], namesAndValues[i + 1]);
         }
-        return operations.call(tool, ToolArguments.of(descriptor, values));
+        ToolResponse response = operations.respond(tool, values);
+        if (response.failure().isPresent()) {
+            throw response.failure().get();
+        }
+        return response.text();
     }
 }

@@ -34,6 +34,13 @@ class ArchitectureTest {
     }
 
     @Test
+    void the_test_double_ships_in_its_own_artifact_not_in_the_binding() {
+        assertThat(ScriptedChatModel.class.getProtectionDomain().getCodeSource().getLocation())
+                .as("ScriptedChatModel lives in langchain4j-mero-tools-test")
+                .isNotEqualTo(FileTools.class.getProtectionDomain().getCodeSource().getLocation());
+    }
+
+    @Test
     void the_binding_never_starts_a_process_itself() {
         noClasses().should().dependOnClassesThat().areAssignableTo(ProcessBuilder.class)
                 .orShould().dependOnClassesThat().areAssignableTo(Runtime.class)

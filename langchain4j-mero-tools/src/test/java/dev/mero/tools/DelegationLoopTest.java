@@ -9,6 +9,7 @@ import dev.langchain4j.service.AiServices;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.UntrustedContent;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,8 +59,10 @@ class DelegationLoopTest {
 
         assertThat(agent.chat("go")).isEqualTo("done");
         ToolExecutionResultMessage result = ScriptedChatModel.lastToolResults(managerModel.requests().get(1)).get(0);
-        assertThat(result.text()).startsWith("Worker 'reader' answered:\nCould not write: Denied: the tool "
-                + "'write_file' is not available to you in context 'reader'");
+        assertThat(result.text()).startsWith("Worker 'reader' answered:\n<untrusted-data tool=\"delegate_task\"");
+        assertThat(UntrustedContent.unwrap(result.text().substring("Worker 'reader' answered:\n".length())))
+                .hasValueSatisfying(answer -> assertThat(answer).startsWith("Could not write: Denied: the tool "
+                        + "'write_file' is not available to you in context 'reader'"));
         assertThat(w.ws.resolve("summary.txt")).doesNotExist();
         assertThat(delegation.workerContext("reader").permissions()).containsExactly(Permission.READ);
     }
@@ -74,8 +77,10 @@ class DelegationLoopTest {
                         context -> new DirectCall(context, workerModel))
                 .build();
         String answer = delegation.delegateTask("writer", "write x");
-        assertThat(answer).isEqualTo("Worker 'writer' answered:\nDenied: Action 'WRITE: /ws/x.txt' requires approval "
-                + "for ['WRITE'] but no approval backend is configured (fail-safe deny).");
+        assertThat(answer).startsWith("Worker 'writer' answered:\n");
+        assertThat(UntrustedContent.unwrap(answer.substring("Worker 'writer' answered:\n".length())))
+                .contains("Denied: Action 'WRITE: /ws/x.txt' requires approval for ['WRITE'] but no approval backend "
+                        + "is configured (fail-safe deny).");
         assertThat(w.ws.resolve("x.txt")).doesNotExist();
     }
 

@@ -11,6 +11,7 @@ import dev.mero.core.ScopeDeniedException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.ops.UntrustedContent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ class FileToolsAttackTest {
         FileTools tools = new FileTools(scoped);
         List<String> before = w.snapshot();
 
-        assertThat(tools.readFile("/ws/notes.txt", null, null, null)).isEqualTo("hello notes\n");
+        assertThat(UntrustedContent.unwrap(tools.readFile("/ws/notes.txt", null, null, null))).contains("hello notes\n");
         assertThatThrownBy(() -> tools.writeFile("/ws/notes.txt", "overwritten", null))
                 .isInstanceOf(ScopeDeniedException.class)
                 .hasMessageStartingWith("Context 'test' lacks scope 'files:file:write'");

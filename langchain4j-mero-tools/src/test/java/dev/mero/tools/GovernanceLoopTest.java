@@ -15,6 +15,7 @@ import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.limit.RetryBudget;
+import dev.mero.core.ops.UntrustedContent;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,7 +69,8 @@ class GovernanceLoopTest {
         assertThat(result.isError()).isTrue();
         assertThat(result.text()).isEqualTo("Denied: Context 'gov' lacks scope 'files:directory:list' "
                 + "(has: ['files:file:read']). Ask for a caller with that scope or use an operation your scopes allow.");
-        assertThat(run(context, "read_file", Map.of("path", "/ws/notes.txt")).text()).isEqualTo("notes\n");
+        assertThat(UntrustedContent.unwrap(run(context, "read_file", Map.of("path", "/ws/notes.txt")).text()))
+                .contains("notes\n");
     }
 
     @Test
@@ -118,7 +120,8 @@ class GovernanceLoopTest {
         assertThat(third.isError()).isTrue();
         assertThat(third.text()).startsWith("Denied: Call 'read_file' with these exact arguments already failed 2 "
                 + "time(s) in a row and was not run again.");
-        assertThat(run(context, "read_file", Map.of("path", "/ws/notes.txt")).text()).isEqualTo("notes\n");
+        assertThat(UntrustedContent.unwrap(run(context, "read_file", Map.of("path", "/ws/notes.txt")).text()))
+                .contains("notes\n");
         Files.writeString(ws.resolve("missing.txt"), "now here");
         assertThat(run(context, "read_file", missing).text()).as("still refused until the approach changes")
                 .startsWith("Denied: Call 'read_file'");

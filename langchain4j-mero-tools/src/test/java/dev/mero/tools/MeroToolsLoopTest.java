@@ -159,6 +159,7 @@ class MeroToolsLoopTest {
     void aToolNameOutsideTheCatalogueIsAnErrorNotAFailedCall() {
         ScriptedChatModel model = new ScriptedChatModel().callTool("rm_rf", "{}").reply("ok");
         assertThat(agent(model, full).chat("go")).isEqualTo("ok");
+        assertThat(onlyResult(model).isError()).isTrue(); // flagged, although LangChain4j drops the strategy's flag
         assertThat(onlyResult(model).text()).isEqualTo("Error: there is no tool 'rm_rf' available to you. Use one of "
                 + "the tools you were given; list_roots shows what you may do where.");
     }
@@ -230,6 +231,11 @@ class MeroToolsLoopTest {
         assertThat(write.text()).isEqualTo("Denied: the tool 'write_file' is not available to you in context 'full': "
                 + "nothing here grants what it needs. Use the tools you were given; list_roots shows what you may do "
                 + "where.");
+        assertThat(write.isError()).isTrue();
+        assertThat(model.requests().get(2).messages()).filteredOn(ToolExecutionResultMessage.class::isInstance)
+                .map(ToolExecutionResultMessage.class::cast).filteredOn(r -> r.toolName().equals("write_file"))
+                .singleElement().as("the flag stays on the refusal in later requests too")
+                .extracting(ToolExecutionResultMessage::isError).isEqualTo(Boolean.TRUE);
         assertThat(w.ws.resolve("x.txt")).doesNotExist();
         assertThat(ScriptedChatModel.lastToolResults(model.requests().get(2)).get(0).text()).contains("hello notes");
     }

@@ -15,6 +15,7 @@ import dev.langchain4j.service.tool.ToolExecutor;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.PermissionDeniedException;
+import dev.mero.core.ops.UntrustedContent;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,14 +83,15 @@ class ToolLoopTest {
         ScriptedChatModel model = new ScriptedChatModel()
                 .callTool("read_file", Map.of("path", "/ws/notes.txt"))
                 .then(request -> AiMessage.from(
-                        "The notes say: " + ScriptedChatModel.lastToolResults(request).get(0).text().strip()));
+                        "The notes say: " + UntrustedContent.unwrap(ScriptedChatModel.lastToolResults(request).get(0).text())
+                                .orElseThrow().strip()));
 
         String answer = agent(model, new FileTools(w.context), new DirectoryTools(w.context)).chat("read my notes");
 
         assertThat(answer).isEqualTo("The notes say: hello notes");
         ToolExecutionResultMessage result = resultsSentBack(model).get(0);
         assertThat(result.toolName()).isEqualTo("read_file");
-        assertThat(result.text()).isEqualTo("hello notes\n");
+        assertThat(UntrustedContent.unwrap(result.text())).contains("hello notes\n"); // file text is marked as data
         assertThat(result.isError()).isNotEqualTo(Boolean.TRUE);
         assertThat(model.remainingTurns()).isZero();
     }
@@ -263,7 +265,7 @@ class ToolLoopTest {
         assertThat(threads).hasSize(2);
         List<ToolExecutionResultMessage> results = resultsSentBack(model);
         assertThat(results).extracting(ToolExecutionResultMessage::id).containsExactly("call_1", "call_2");
-        assertThat(results.get(0).text()).isEqualTo("A");
+        assertThat(UntrustedContent.unwrap(results.get(0).text())).contains("A");
         assertThat(results.get(0).isError()).isNotEqualTo(Boolean.TRUE);
         assertThat(results.get(1).isError()).isTrue();
         assertThat(results.get(1).text()).startsWith("Denied: Path '../outside/secret.txt' (resolves outside the "
@@ -283,9 +285,11 @@ class ToolLoopTest {
                 .build()
                 .chat("go");
 
-        assertThat(resultsSentBack(model)).extracting(ToolExecutionResultMessage::text).containsExactly(
-                "Wrote 1 byte to '/ws/one.txt' (created the file).",
-                "Contents of '/docs' (1 entry; directories end with '/'):\nguide.md");
+        List<ToolExecutionResultMessage> results = resultsSentBack(model);
+        assertThat(results.get(0).text()).isEqualTo("Wrote 1 byte to '/ws/one.txt' (created the file).");
+        assertThat(UntrustedContent.unwrap(results.get(1).text())) // names read from disk are marked as data
+                .contains("Contents of '/docs' (1 entry; directories end with '/'):\nguide.md");
+
         assertThat(w.ws.resolve("one.txt")).hasContent("1");
     }
 

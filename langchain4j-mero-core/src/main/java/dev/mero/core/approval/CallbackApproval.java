@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -27,9 +28,10 @@ import java.util.function.Function;
  *
  * <p>The calling thread waits for the future up to the {@linkplain Builder#timeout(Duration) timeout}.
  * Without an answer by then, the future is cancelled (so the application can withdraw its question) and the
- * backend returns the {@linkplain Builder#timeoutDecision(ApprovalDecision) timeout decision}, by default
- * {@link ApprovalDecision#ABSTAIN}: nobody decided, so a {@link ChainedApproval} asks its next backend and a
- * lone {@link ApprovalGate} refuses. A future completed with {@code null} or cancelled by the application
+ * backend throws {@link ApprovalTimeoutException} ({@code approval_timeout}): nobody decided, so a
+ * {@link ChainedApproval} asks its next backend and a lone {@link ApprovalGate} refuses the action as timed out
+ * (audited {@code APPROVAL_TIMED_OUT}). A {@linkplain Builder#timeoutDecision(ApprovalDecision) timeout
+ * decision} set on the builder is returned instead. A future completed with {@code null} or cancelled by the application
  * also abstains; a future completed exceptionally, or a handler that throws, fails the call (and thus
  * refuses the action). An interrupt cancels the future and is passed on as {@link InterruptedException}.
  * Thread-safe if the handler is.
@@ -55,7 +57,7 @@ public final class CallbackApproval implements ApprovalBackend {
     }
 
     /**
-     * A backend with the default timeout that abstains when the application does not answer in time.
+     * A backend with the default timeout that reports a timeout when the application does not answer in time.
      *
      * @param handler receives each request and returns the future the application completes
      * @return the backend
@@ -86,7 +88,8 @@ public final class CallbackApproval implements ApprovalBackend {
      * Hands the request to the application and waits for its decision.
      *
      * @param request what is to be approved
-     * @return the application's decision, or the timeout decision
+     * @return the application's decision, or the timeout decision when one was set
+     * @throws ApprovalTimeoutException if the application did not answer in time and no timeout decision was set
      * @throws InterruptedException if the thread was interrupted while waiting
      * @throws Exception            if the handler threw or completed the future exceptionally
      */
@@ -102,6 +105,9 @@ public final class CallbackApproval implements ApprovalBackend {
             return decision == null ? ApprovalDecision.ABSTAIN : decision;
         } catch (TimeoutException e) {
             answer.cancel(true);
+            if (timeoutDecision == null) {
+                throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), timeout);
+            }
             return timeoutDecision;
         } catch (CancellationException e) {
             return ApprovalDecision.ABSTAIN;
@@ -123,7 +129,8 @@ public final class CallbackApproval implements ApprovalBackend {
 
         private Function<ApprovalRequest, CompletableFuture<ApprovalDecision>> handler;
         private Duration timeout = DEFAULT_TIMEOUT;
-        private ApprovalDecision timeoutDecision = ApprovalDecision.ABSTAIN;
+        /** {@code null}: a timeout is reported as such ({@link ApprovalTimeoutException}). */
+        private ApprovalDecision timeoutDecision;
 
         private Builder() {
         }
@@ -152,8 +159,9 @@ public final class CallbackApproval implements ApprovalBackend {
         }
 
         /**
-         * Sets what an unanswered request yields: {@link ApprovalDecision#ABSTAIN} (default, a chain moves
-         * on) or {@link ApprovalDecision#DENIED} (final). Approving on timeout is not allowed.
+         * Sets what an unanswered request yields instead of an {@link ApprovalTimeoutException} (the default):
+         * {@link ApprovalDecision#ABSTAIN} (a chain moves on, a lone backend refuses as not approved) or
+         * {@link ApprovalDecision#DENIED} (final). Approving on timeout is not allowed.
          *
          * @param timeoutDecision {@code ABSTAIN} or {@code DENIED}
          * @return this builder

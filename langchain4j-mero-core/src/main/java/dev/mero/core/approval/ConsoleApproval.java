@@ -1,6 +1,9 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Messages;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Console;
 import java.io.IOException;
@@ -40,14 +43,18 @@ import java.util.stream.Collectors;
  *
  * <p>Answers: {@code y} or {@code yes} (any case, surrounding blanks ignored) approves; anything else,
  * including an empty line, denies; no complete answer within the {@linkplain Builder#timeout(Duration)
- * timeout} denies. When there is no terminal ({@link System#console()} is {@code null} and no input was
- * given), or the input has ended, the backend {@link ApprovalDecision#ABSTAIN abstains}, so that a chain
+ * timeout} is an {@link ApprovalTimeoutException} (the action is refused as timed out, not as denied). When
+ * there is no terminal ({@link System#console()} is {@code null} and no input was given), or the input has
+ * ended, the backend {@link ApprovalDecision#ABSTAIN abstains}, so that a chain
  * can ask someone else (and a lone gate refuses). By default any type-ahead, text typed before the prompt
  * appeared, is discarded, so a stray {@code y} meant for an earlier question cannot approve a new one.
  *
  * <p>Concurrent requests are asked one at a time; time spent waiting for an earlier prompt counts against
  * the timeout. The backend waits by polling the input, so it reacts to an interrupt (for example from a
- * {@link ChainedApproval} timeout) within a few milliseconds and leaves no thread behind. Thread-safe.
+ * {@link ChainedApproval} timeout) within a few milliseconds and leaves no thread behind. It reads what is
+ * ready in chunks, never a character at a time: a terminal reader ({@link Console#reader()}) takes a whole
+ * line from the terminal at once, so after the first character its {@code ready()} no longer reports the
+ * rest of the line. Text read past the end of an answer is kept for the next question. Thread-safe.
  */
 public final class ConsoleApproval implements ApprovalBackend {
 
@@ -59,6 +66,9 @@ public final class ConsoleApproval implements ApprovalBackend {
     /** Longest details shown, in lines; the rest is summarised. */
     private static final int MAX_DETAIL_LINES = 200;
     private static final long POLL_MILLIS = 10;
+    /** Largest read from the input at once; bounds what is held beyond the current answer. */
+    private static final int CHUNK = 256;
+    private static final Logger LOGGER = LoggerFactory.getLogger(ConsoleApproval.class);
 
     private final Reader input;
     private final PrintWriter output;
@@ -66,6 +76,8 @@ public final class ConsoleApproval implements ApprovalBackend {
     private final boolean discardTypeAhead;
     private final ReentrantLock prompting = new ReentrantLock(true);
     private volatile boolean inputEnded;
+    /** Text read past the end of the last answer, waiting for the next question; guarded by {@link #prompting}. */
+    private final StringBuilder carried = new StringBuilder();
 
     private ConsoleApproval(Builder builder) {
         this.input = builder.input;
@@ -99,8 +111,9 @@ public final class ConsoleApproval implements ApprovalBackend {
      *
      * @param request what is to be approved
      * @return {@link ApprovalDecision#APPROVED} for {@code y}/{@code yes}; {@link ApprovalDecision#DENIED}
-     *         for any other answer or no answer in time; {@link ApprovalDecision#ABSTAIN} without a terminal
-     *         or once the input has ended
+     *         for any other answer; {@link ApprovalDecision#ABSTAIN} without a terminal or once the input has
+     *         ended
+     * @throws ApprovalTimeoutException if no complete answer came within the timeout
      * @throws InterruptedException if the thread was interrupted while waiting
      * @throws IOException          if the input cannot be read
      */
@@ -112,6 +125,10 @@ public final class ConsoleApproval implements ApprovalBackend {
         if (in == null) {
             Console console = System.console();
             if (console == null) {
+                LOGGER.warn("ConsoleApproval abstains on {} for context {}: there is no terminal (standard input "
+                        + "or output is not a terminal), so nobody can answer here; the next backend in the "
+                        + "chain decides, or a lone gate refuses", Messages.quote(request.action()),
+                        Messages.quote(request.contextName()));
                 return ApprovalDecision.ABSTAIN;
             }
             in = console.reader();
@@ -119,7 +136,8 @@ public final class ConsoleApproval implements ApprovalBackend {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!prompting.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-            return ApprovalDecision.DENIED; // the human did not get to this question in time
+            // the human did not get to this question in time
+            throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), timeout);
         }
         try {
             return ask(request, in, out, deadline);
@@ -166,62 +184,94 @@ public final class ConsoleApproval implements ApprovalBackend {
     private ApprovalDecision ask(ApprovalRequest request, Reader in, PrintWriter out, long deadline)
             throws InterruptedException, IOException {
         if (inputEnded || discardTypeAhead && !discardTypeAhead(in, deadline)) {
-            return ApprovalDecision.ABSTAIN;
+            return abstainAtEnd(request);
         }
         out.print(describe(request));
         out.print("Approve? [y/N] (no answer within " + readable(timeout) + " denies): ");
         out.flush();
-        StringBuilder answer = new StringBuilder();
-        int length = 0;
-        while (true) {
-            // Checked on every character too, so an endless line can neither hold the question open nor
-            // make the wait deaf to interrupts.
+        Answer answer = new Answer();
+        char[] chunk = new char[CHUNK];
+        while (!answer.complete) {
+            // Checked on every chunk too, so an endless line can neither hold the question open nor make the
+            // wait deaf to interrupts.
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for an approval answer");
             }
             if (System.nanoTime() - deadline >= 0) {
                 out.println();
-                out.println("No answer within " + readable(timeout) + ": denied.");
+                out.println("No answer within " + readable(timeout) + ": timed out, not approved.");
                 out.flush();
-                return ApprovalDecision.DENIED;
+                throw ApprovalTimeoutException.noDecisionWithin(request.action(), request.contextName(), timeout);
+            }
+            if (!carried.isEmpty()) {
+                answer.take(carried);
+                continue;
             }
             if (!in.ready()) {
                 Thread.sleep(POLL_MILLIS);
                 continue;
             }
-            int c = in.read();
-            if (c == -1) {
+            int read = in.read(chunk, 0, chunk.length);
+            if (read == -1) {
                 inputEnded = true;
-                if (length == 0) {
+                if (answer.empty) {
                     out.println();
                     out.println("Input ended: no decision.");
                     out.flush();
-                    return ApprovalDecision.ABSTAIN;
+                    return abstainAtEnd(request);
                 }
                 break;
             }
-            if (c == '\n') {
-                break;
-            }
-            if (++length <= MAX_ANSWER_LENGTH) {
-                answer.append((char) c);
-            }
+            carried.append(chunk, 0, read);
         }
-        boolean approved = length <= MAX_ANSWER_LENGTH && isYes(answer.toString());
+        boolean approved = answer.approves();
         out.println(approved ? "Approved." : "Denied.");
         out.flush();
         return approved ? ApprovalDecision.APPROVED : ApprovalDecision.DENIED;
     }
 
+    private static ApprovalDecision abstainAtEnd(ApprovalRequest request) {
+        LOGGER.warn("ConsoleApproval abstains on {} for context {}: its input has ended, so nobody can answer "
+                        + "here; the next backend in the chain decides, or a lone gate refuses",
+                Messages.quote(request.action()), Messages.quote(request.contextName()));
+        return ApprovalDecision.ABSTAIN;
+    }
+
     /** Drops whatever was typed before the prompt; returns {@code false} if the input has ended. */
     private boolean discardTypeAhead(Reader in, long deadline) throws IOException {
+        carried.setLength(0);
+        char[] chunk = new char[CHUNK];
         while (in.ready() && System.nanoTime() - deadline < 0) {
-            if (in.read() == -1) {
+            if (in.read(chunk, 0, chunk.length) == -1) {
                 inputEnded = true;
                 return false;
             }
         }
         return true;
+    }
+
+    /** One answer line as it arrives: its first characters, and whether it is empty or too long to count. */
+    private static final class Answer {
+        private final StringBuilder text = new StringBuilder();
+        private boolean empty = true;
+        private boolean overlong;
+        private boolean complete;
+
+        /** Moves characters from {@code source} up to and including the first line end; the rest stays there. */
+        void take(StringBuilder source) {
+            int end = source.indexOf("\n");
+            int taken = end < 0 ? source.length() : end;
+            int room = MAX_ANSWER_LENGTH - text.length();
+            overlong |= taken > room;
+            text.append(source, 0, Math.min(taken, room));
+            empty &= taken == 0;
+            complete = end >= 0;
+            source.delete(0, end < 0 ? taken : end + 1);
+        }
+
+        boolean approves() {
+            return !overlong && isYes(text.toString());
+        }
     }
 
     private static boolean isYes(String answer) {

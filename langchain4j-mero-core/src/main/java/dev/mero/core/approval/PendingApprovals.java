@@ -31,8 +31,9 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>A request is registered under its {@link ApprovalRequest#id()} when it arrives, listeners are told,
- * and the deciding thread waits as a {@link CallbackApproval} does: no answer within the timeout abstains
- * (a chain moves on, a lone gate refuses), and the request leaves the registry as soon as it is decided,
+ * and the deciding thread waits as a {@link CallbackApproval} does: no answer within the timeout is an
+ * {@link dev.mero.core.ApprovalTimeoutException} (a chain moves on, a lone gate refuses the action as timed
+ * out), and the request leaves the registry as soon as it is decided,
  * timed out or interrupted. At most {@linkplain Builder#maxPending(int) maxPending} requests wait at once;
  * beyond that a request abstains immediately. Thread-safe.
  */
@@ -77,7 +78,8 @@ public final class PendingApprovals implements ApprovalStore {
      *
      * @param request what is to be approved
      * @return the decision given to {@link #complete(String, ApprovalDecision)}, or
-     *         {@link ApprovalDecision#ABSTAIN} on timeout or when too many requests are waiting
+     *         {@link ApprovalDecision#ABSTAIN} when too many requests are waiting
+     * @throws dev.mero.core.ApprovalTimeoutException if nobody completed the request in time (it is withdrawn)
      * @throws InterruptedException if the thread was interrupted while waiting (the request is withdrawn)
      * @throws Exception            as {@link CallbackApproval#decide(ApprovalRequest)}; the registry itself
      *                              completes futures only with decisions

@@ -117,6 +117,7 @@ final class Bubblewrap {
                 case MASKED -> argv.addAll(List.of("--tmpfs", mount.target(), "--remount-ro", mount.target()));
             }
         }
+        argv.addAll(ProtectedMasks.arguments(view));
         return argv;
     }
 

@@ -238,7 +238,7 @@ public final class CommandPolicy {
             workingDirectory = workingDirectory(context, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        SandboxView view = SandboxView.of(context.paths(), context.permissions());
+        SandboxView view = SandboxView.of(context.paths(), context.permissions()).protecting(context::protectedPattern);
         if (sandbox.enabled()) {
             refuseSystemMountPoints(context, line, view);
         }

@@ -9,8 +9,10 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The file system a sandboxed command sees, computed from a context's entries: which host directory is
@@ -49,8 +51,15 @@ final class SandboxView {
 
     private final List<Mount> mounts;
     private final List<Place> places;
+    /** The context's protected paths by canonical host path, which {@link ProtectedMasks} hides; none if null. */
+    private final Function<Path, Optional<String>> protection;
 
     private SandboxView(List<Mount> mounts, List<Place> places) {
+        this(mounts, places, null);
+    }
+
+    private SandboxView(List<Mount> mounts, List<Place> places, Function<Path, Optional<String>> protection) {
+        this.protection = protection;
         List<Mount> ordered = new ArrayList<>(mounts);
         ordered.sort(Comparator.comparingInt(mount -> depth(mount.target())));
         this.mounts = List.copyOf(ordered);
@@ -93,6 +102,25 @@ final class SandboxView {
     static SandboxView directory(Path directory) {
         return new SandboxView(List.of(new Mount(directory, directory.toString(), Mode.READ_WRITE)),
                 List.of(new Place(directory, directory.toString(), true)));
+    }
+
+    /**
+     * This view, hiding the protected files and directories that exist in its mounts when a command starts.
+     *
+     * @param protection the glob covering a canonical host path, empty when none does
+     * @return the view with its protection
+     */
+    SandboxView protecting(Function<Path, Optional<String>> protection) {
+        return new SandboxView(mounts, places, Objects.requireNonNull(protection, "protection"));
+    }
+
+    /**
+     * What the view protects.
+     *
+     * @return the glob covering a canonical host path, or empty when the view protects nothing
+     */
+    Optional<Function<Path, Optional<String>>> protection() {
+        return Optional.ofNullable(protection);
     }
 
     /**

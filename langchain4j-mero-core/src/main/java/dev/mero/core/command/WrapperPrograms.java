@@ -1,7 +1,7 @@
 package dev.mero.core.command;
 
+import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Programs that run other programs or code: shells, interpreters, program launchers, privilege changers,
@@ -37,9 +37,13 @@ final class WrapperPrograms {
             "vi", "vim", "nvim", "view", "ex", "rvim", "emacs", "ed", "red", "less", "more", "most", "man",
             "pager", "make", "gmake");
 
-    /** Interpreter families, with or without a version: {@code python3}, {@code python3.11}, {@code perl5.36}. */
-    private static final Pattern FAMILIES = Pattern.compile(
-            "(python|pypy|perl|ruby|php|lua|luajit|node|java|tclsh|wish|pwsh)[0-9]*(\\.[0-9]+)*");
+    /**
+     * Interpreter families, with or without a version: {@code python3}, {@code python3.11}, {@code perl5.36}.
+     * Matched by hand, not by a regular expression whose repeated group recurses once per {@code ".1"} of a long
+     * name (a program named {@code python.1.1...} within the command line's length overflowed the stack).
+     */
+    private static final List<String> FAMILIES = List.of(
+            "python", "pypy", "perl", "ruby", "php", "lua", "luajit", "node", "java", "tclsh", "wish", "pwsh");
 
     /** Multi-call binaries that choose the program by the name they were invoked as. */
     private static final Set<String> MULTI_CALL = Set.of("busybox", "toybox");
@@ -49,7 +53,39 @@ final class WrapperPrograms {
 
     /** Whether a program of this name runs other programs or code. */
     static boolean isWrapper(String name) {
-        return NAMES.contains(name) || FAMILIES.matcher(name).matches();
+        if (NAMES.contains(name)) {
+            return true;
+        }
+        for (String family : FAMILIES) {
+            if (name.startsWith(family) && isVersion(name, family.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the rest of a name is a version, {@code [0-9]*(\.[0-9]+)*}, read once from left to right. */
+    private static boolean isVersion(String name, int from) {
+        int i = digits(name, from);
+        while (i < name.length()) {
+            if (name.charAt(i) != '.') {
+                return false;
+            }
+            int end = digits(name, i + 1);
+            if (end == i + 1) {
+                return false;
+            }
+            i = end;
+        }
+        return true;
+    }
+
+    private static int digits(String name, int from) {
+        int i = from;
+        while (i < name.length() && name.charAt(i) >= '0' && name.charAt(i) <= '9') {
+            i++;
+        }
+        return i;
     }
 
     /** Whether a real file of this name dispatches on the name it was invoked as ({@code ls -> busybox}). */

@@ -35,15 +35,30 @@ final class ApprovalDetails {
      * @return the details
      */
     static String edit(String diff) {
-        return preview("Diff (" + diff.length() + " characters", diff);
+        return edit(diff, diff.length());
+    }
+
+    /**
+     * Details of an edit: its diff, of which only the start may have been rendered.
+     *
+     * @param diff   the diff, or at least its first {@value #PREVIEW_CHARS} characters
+     * @param length the length of the whole diff
+     * @return the details
+     */
+    static String edit(String diff, long length) {
+        return preview("Diff (" + length + " characters", diff, length);
     }
 
     private static String preview(String header, String text) {
+        return preview(header, text, text.length());
+    }
+
+    private static String preview(String header, String text, long length) {
         int shown = Math.min(text.length(), PREVIEW_CHARS);
         if (shown < text.length() && shown > 0 && Character.isHighSurrogate(text.charAt(shown - 1))) {
             shown--;
         }
-        return header + (shown < text.length() ? ", first " + shown + " characters" : "") + "):\n"
+        return header + (shown < length ? ", first " + shown + " characters" : "") + "):\n"
                 + text.substring(0, shown);
     }
 }

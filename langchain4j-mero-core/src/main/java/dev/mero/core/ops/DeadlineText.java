@@ -1,9 +1,10 @@
 package dev.mero.core.ops;
 
 /**
- * Text whose characters can be read only until a deadline, so that a regular expression that backtracks
- * without end (e.g. {@code (a+)+$}) is stopped: the matcher reads characters through {@link #charAt(int)},
- * which throws {@link Expired} once the deadline has passed.
+ * Text whose characters can be read only until a deadline, so that matching a long line is stopped when the
+ * search's time is up: the matcher reads characters through {@link #charAt(int)}, which throws {@link Expired}
+ * once the deadline has passed. A window onto one line at a time ({@link #window(int, int)}) is moved from line to
+ * line, so a search allocates nothing per line; RE2/J matches the window as a text on its own.
  */
 final class DeadlineText implements CharSequence {
 
@@ -18,11 +19,27 @@ final class DeadlineText implements CharSequence {
 
     private final String text;
     private final long deadline;
+    private int start;
+    private int end;
     private int reads;
 
     DeadlineText(String text, long deadline) {
         this.text = text;
         this.deadline = deadline;
+        this.end = text.length();
+    }
+
+    /**
+     * Moves the window.
+     *
+     * @param start the first character of the text to show
+     * @param end   the character after the last
+     * @return this text, now {@code text[start, end)}
+     */
+    DeadlineText window(int start, int end) {
+        this.start = start;
+        this.end = end;
+        return this;
     }
 
     @Override
@@ -31,21 +48,21 @@ final class DeadlineText implements CharSequence {
         if ((++reads & 0xFFF) == 0 && System.nanoTime() - deadline > 0) {
             throw new Expired();
         }
-        return text.charAt(index);
+        return text.charAt(start + index);
     }
 
     @Override
     public int length() {
-        return text.length();
+        return end - start;
     }
 
     @Override
-    public CharSequence subSequence(int start, int end) {
-        return new DeadlineText(text.substring(start, end), deadline);
+    public CharSequence subSequence(int from, int to) {
+        return new DeadlineText(text.substring(start + from, start + to), deadline);
     }
 
     @Override
     public String toString() {
-        return text;
+        return text.substring(start, end);
     }
 }

@@ -84,8 +84,27 @@ final class DeleteDirectory implements ToolOperation {
                         + "deleted.");
             }
         }
+        String[] protectedBy = {null};
         TreeWalk.Outcome outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(),
-                Long.MAX_VALUE, Permission.DELETE, (relative, depth, attributes, parent, name) -> true);
+                Long.MAX_VALUE, Permission.DELETE, new TreeWalk.Visitor() {
+                    @Override
+                    public boolean visit(String relative, int depth, BasicFileAttributes attributes,
+                                         SecureDirectory parent, String name) {
+                        return true;
+                    }
+
+                    @Override
+                    public boolean protectedEntry(String relative, int depth, BasicFileAttributes attributes,
+                                                  String pattern) {
+                        protectedBy[0] = pattern;
+                        return false;
+                    }
+                });
+        if (protectedBy[0] != null) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.virtualPath()) + " holds a file or "
+                    + "directory protected by the pattern " + Messages.quote(protectedBy[0]) + ", which may not be "
+                    + "deleted; nothing was deleted. Delete the other entries one by one.");
+        }
         if (outcome.deniedDirectories > 0) {
             throw new PathAccessDeniedException("Path " + Messages.quote(target.virtualPath()) + " holds directories "
                     + "where DELETE is not granted; nothing was deleted.");

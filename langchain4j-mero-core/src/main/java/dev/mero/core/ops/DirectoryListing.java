@@ -17,6 +17,9 @@ final class DirectoryListing {
     /** Most entries ever read from one directory; a larger directory is reported as such. */
     static final int MAX_SCANNED = 100_000;
 
+    /** Follows the name of an entry a protected path covers: listings show it, nothing reads it. */
+    static final String PROTECTED_MARK = " [protected]";
+
     private DirectoryListing() {
     }
 
@@ -30,7 +33,23 @@ final class DirectoryListing {
      * @throws IOException if the directory cannot be read
      */
     static String render(String virtualPath, SecureDirectory directory, int maxEntries) throws IOException {
+        return render(virtualPath, directory, maxEntries, name -> false);
+    }
+
+    /**
+     * Lists a directory, marking the names of entries a protected path covers.
+     *
+     * @param virtualPath the directory as the agent names it, for the header
+     * @param directory   the open directory (read once)
+     * @param maxEntries  how many entries to show at most
+     * @param isProtected tells whether a protected path covers an entry of the directory, by name
+     * @return the listing text
+     * @throws IOException if the directory cannot be read
+     */
+    static String render(String virtualPath, SecureDirectory directory, int maxEntries,
+                         java.util.function.Predicate<String> isProtected) throws IOException {
         TreeSet<String> shown = new TreeSet<>();
+        TreeSet<String> unusable = new TreeSet<>();
         int[] total = {0};
         boolean[] incomplete = {false};
         directory.scan(name -> {
@@ -44,7 +63,17 @@ final class DirectoryListing {
                 shown.pollLast();
             }
             return true;
+        }, escaped -> {
+            // a name the JVM cannot represent is shown by its bytes, after the others
+            total[0]++;
+            unusable.add(escaped);
+            if (unusable.size() > maxEntries) {
+                unusable.pollLast();
+            }
         });
+        while (shown.size() + unusable.size() > maxEntries && !unusable.isEmpty()) {
+            unusable.pollLast();
+        }
         if (total[0] == 0) {
             return Messages.quote(virtualPath) + " is an empty directory.";
         }
@@ -58,12 +87,18 @@ final class DirectoryListing {
             if (attributes.isPresent() && attributes.get().isDirectory()) {
                 out.append('/');
             }
+            if (isProtected.test(name)) {
+                out.append(PROTECTED_MARK);
+            }
+        }
+        for (String name : unusable) {
+            out.append('\n').append(name).append(' ').append(UnusableName.NOTE);
         }
         if (incomplete[0]) {
             out.append("\n[Showing ").append(shown.size()).append(" entries in name order out of the first ")
                     .append(total[0]).append(" found; the directory has more entries than can be listed.]");
-        } else if (shown.size() < total[0]) {
-            out.append("\n[Showing the first ").append(shown.size()).append(" of ").append(total[0])
+        } else if (shown.size() + unusable.size() < total[0]) {
+            out.append("\n[Showing the first ").append(shown.size() + unusable.size()).append(" of ").append(total[0])
                     .append(" entries in name order; the rest are not shown.]");
         }
         return out.toString();

@@ -7,6 +7,7 @@ import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code directory_tree(path, max_depth?)}: the entries below a directory as an indented tree, bounded in depth
@@ -36,7 +37,9 @@ final class DirectoryTree implements ToolOperation {
             StringBuilder lines = new StringBuilder();
             TreeWalk.Outcome outcome;
             try {
-                outcome = TreeWalk.walk(context, target, depth, limits.maxTreeEntries(), Long.MAX_VALUE,
+                // bounded in time as well as entries: a slow file system or a huge directory ends the tree early
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
+                outcome = TreeWalk.walk(context, target, depth, limits.maxTreeEntries(), deadline,
                         Permission.READ, new TreeWalk.Visitor() {
                             @Override
                             public boolean visit(String relative, int level, BasicFileAttributes a,
@@ -51,11 +54,19 @@ final class DirectoryTree implements ToolOperation {
                             public void denied(String relative) {
                                 lines.append(" (no access)");
                             }
+
+                            @Override
+                            public boolean protectedEntry(String relative, int level, BasicFileAttributes a,
+                                                          String pattern) {
+                                visit(relative, level, a, null, Targets.lastName(relative));
+                                lines.append(DirectoryListing.PROTECTED_MARK);
+                                return true;
+                            }
                         });
             } catch (IOException e) {
                 throw ListDirectory.failure(context, target, e);
             }
-            if (outcome.entries == 0) {
+            if (outcome.entries == 0 && outcome.unusableNames == 0) {
                 return Messages.quote(target.virtualPath()) + " is an empty directory.";
             }
             StringBuilder out = new StringBuilder("Tree of ").append(Messages.quote(target.virtualPath()))
@@ -64,7 +75,11 @@ final class DirectoryTree implements ToolOperation {
             if (outcome.cutByEntries) {
                 out.append("\n[Truncated: showing the first ").append(outcome.entries)
                         .append(" entries; list a subdirectory or use a smaller max_depth.]");
+            } else if (outcome.cutByTime) {
+                out.append("\n[Incomplete: stopped after ").append(outcome.entries).append(" entries at the time "
+                        + "limit of ").append(limits.searchTimeoutMillis()).append(" ms; list a subdirectory.]");
             }
+            out.append(outcome.unusableNote());
             return out.toString();
         });
     }

@@ -19,6 +19,10 @@ import java.util.Arrays;
  * returns a unified diff. Reading needs READ; the write is guarded separately (WRITE, with the SHA-256 of the
  * whole edit and the diff for an approver), the file is read again right before it is replaced to make sure
  * it did not change meanwhile, and it is replaced atomically.
+ *
+ * <p>Memory is bounded before it is taken: {@code new_text} is refused when it alone is over the write limit, the
+ * size of the result is computed from the number of matches before the result is built, and the diff is rendered
+ * only as far as it is shown, so one call holds a small multiple of {@link OperationLimits#maxWriteBytes()}.
  */
 final class EditFile implements ToolOperation {
 
@@ -42,6 +46,7 @@ final class EditFile implements ToolOperation {
         if (oldText.isEmpty()) {
             throw ToolArguments.invalid(arguments.tool(), "'old_text' is empty; give the exact text to replace");
         }
+        WriteFile.checkSize(Utf8Text.encodedLength(newText), limits.maxWriteBytes(), "edit_file");
         String path = arguments.string("path");
         return context.run(Operation.FILE_READ, path, null, null, target -> {
             byte[] original = FileContent.read(context, target, limits.maxWriteBytes(), "edit_file");
@@ -56,10 +61,11 @@ final class EditFile implements ToolOperation {
                         + Messages.quote(target.virtualPath()) + ". Include more surrounding text so that it occurs "
                         + "once, or set replace_all to true to replace every occurrence.");
             }
-            String after = replaceAll ? before.replace(oldText, newText) : replaceFirst(before, oldText, newText);
+            checkResultSize(original.length, count, oldText, newText);
+            String after = replace(before, oldText, newText, count);
             byte[] bytes = after.getBytes(UTF_8);
             WriteFile.checkSize(bytes.length, limits.maxWriteBytes(), "edit_file");
-            String diff = UnifiedDiff.of(target.virtualPath(), before, after);
+            UnifiedDiff.Rendered diff = UnifiedDiff.of(target.virtualPath(), before, after, MAX_DIFF_CHARS);
             String replacements = count + (count == 1 ? " replacement" : " replacements");
             if (dryRun) {
                 return "Dry run: editing " + Messages.quote(target.virtualPath()) + " would make " + replacements
@@ -69,7 +75,7 @@ final class EditFile implements ToolOperation {
                 return Messages.quote(target.virtualPath()) + " is unchanged: 'new_text' equals 'old_text'.";
             }
             ResolvedPath writable = context.guard(Operation.FILE_WRITE, path,
-                    ApprovalDetails.edit(diff), ContentDigest.of(bytes));
+                    ApprovalDetails.edit(diff.text(), diff.length()), ContentDigest.of(bytes));
             if (!writable.realPath().equals(target.realPath())) {
                 throw new OperationFailedException(Messages.quote(target.virtualPath()) + " changed while it was being "
                         + "edited; nothing was written. Read it again and retry.");
@@ -90,10 +96,22 @@ final class EditFile implements ToolOperation {
         });
     }
 
-    private static String shown(String diff) {
-        return diff.length() <= MAX_DIFF_CHARS ? diff
-                : diff.substring(0, MAX_DIFF_CHARS) + "\n[Diff truncated: showing " + MAX_DIFF_CHARS + " of "
-                + diff.length() + " characters.]";
+    private static String shown(UnifiedDiff.Rendered diff) {
+        return diff.length() <= MAX_DIFF_CHARS ? diff.text()
+                : diff.text() + "\n[Diff truncated: showing " + MAX_DIFF_CHARS + " of " + diff.length()
+                + " characters.]";
+    }
+
+    /**
+     * Refuses an edit whose result would be over the write limit, before it is built. Each replacement changes the
+     * size by the difference of the two texts' UTF-8 lengths: exact when neither holds half of a surrogate pair (a
+     * match then never splits a character). The figure is never below the result's length in characters (each
+     * character counts at least one byte), so it bounds what building the result allocates; the result's bytes are
+     * checked again once encoded.
+     */
+    private void checkResultSize(int bytes, int count, String oldText, String newText) {
+        long resultBytes = bytes + (long) count * (Utf8Text.encodedLength(newText) - Utf8Text.encodedLength(oldText));
+        WriteFile.checkSize(resultBytes, limits.maxWriteBytes(), "edit_file");
     }
 
     private static String decode(ResolvedPath target, byte[] bytes) {
@@ -120,8 +138,15 @@ final class EditFile implements ToolOperation {
         return count;
     }
 
-    private static String replaceFirst(String text, String part, String replacement) {
-        int at = text.indexOf(part);
-        return text.substring(0, at) + replacement + text.substring(at + part.length());
+    /** Replaces the first {@code count} occurrences, building the result once at its final size. */
+    private static String replace(String text, String part, String replacement, int count) {
+        StringBuilder out = new StringBuilder(text.length() + count * (replacement.length() - part.length()));
+        int from = 0;
+        for (int i = 0; i < count; i++) {
+            int at = text.indexOf(part, from);
+            out.append(text, from, at).append(replacement);
+            from = at + part.length();
+        }
+        return out.append(text, from, text.length()).toString();
     }
 }

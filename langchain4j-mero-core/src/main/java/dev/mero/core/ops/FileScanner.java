@@ -2,6 +2,8 @@ package dev.mero.core.ops;
 
 import static java.nio.file.StandardOpenOption.READ;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 import dev.mero.core.Messages;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,14 +11,14 @@ import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Searches one file at a time for {@code search_text}: reads it through its open parent directory without
  * following a link, skips it as binary on a NUL byte in its first 8 KiB, tests a literal pattern on the raw bytes
- * first ({@link LiteralPrefilter}), and otherwise matches each line of the file decoded once. Keeps its read buffer
- * and matcher from file to file, so one scanner serves one thread.
+ * first ({@link LiteralPrefilter}), and otherwise matches each line of the file decoded once, with RE2/J (linear in
+ * the line, see {@link SearchPattern}). A line ends before its {@code '\n'}, and a {@code '\r'} before that is not
+ * matched either, so {@code x$} finds {@code x} at the end of a CRLF line. Keeps its read buffer and matcher from
+ * file to file, so one scanner serves one thread.
  */
 final class FileScanner {
 
@@ -45,7 +47,7 @@ final class FileScanner {
     /**
      * Prepares a scanner.
      *
-     * @param pattern      the compiled pattern
+     * @param pattern      the compiled pattern ({@link SearchPattern})
      * @param prefilter    the literal test on raw bytes, or {@code null}
      * @param maxFileBytes how many bytes of a file are searched
      * @param maxLines     how many matching lines one file may report (the match limit plus one, to tell it was
@@ -88,7 +90,7 @@ final class FileScanner {
             return found;
         }
         String text = Utf8Text.decode(buffer, length, !found.cut).text();
-        matcher.reset(new DeadlineText(text, deadline));
+        DeadlineText line = new DeadlineText(text, deadline);
         int lineNumber = 0;
         int start = 0;
         try {
@@ -101,8 +103,8 @@ final class FileScanner {
                     }
                 }
                 lineNumber++;
-                // a region with opaque, anchoring bounds matches exactly as the line on its own would
-                if (matcher.region(start, end).find()) {
+                int matched = end > start && text.charAt(end - 1) == '\r' ? end - 1 : end;
+                if (matcher.reset(line.window(start, matched)).find()) {
                     found.lines.add(":" + lineNumber + ": " + shown(text.substring(start, end)));
                 }
                 start = end + 1;

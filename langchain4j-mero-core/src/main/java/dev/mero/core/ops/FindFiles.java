@@ -6,6 +6,7 @@ import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,16 +37,31 @@ final class FindFiles implements ToolOperation {
             try {
                 long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.searchTimeoutMillis());
                 outcome = TreeWalk.walk(context, target, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), deadline,
-                        Permission.READ, (relative, depth, attributes, parent, name) -> {
-                            if (glob.matches(relative)) {
-                                if (found.size() == limits.maxFindResults()) {
-                                    moreResults[0] = true;
-                                    return false;
-                                }
-                                found.add(Targets.child(target.virtualPath(), relative)
-                                        + (attributes.isDirectory() ? "/" : attributes.isSymbolicLink() ? "@" : ""));
+                        Permission.READ, new TreeWalk.Visitor() {
+                            @Override
+                            public boolean visit(String relative, int depth, BasicFileAttributes attributes,
+                                                 SecureDirectory parent, String name) {
+                                return add(relative, attributes, "");
                             }
-                            return true;
+
+                            @Override
+                            public boolean protectedEntry(String relative, int depth, BasicFileAttributes attributes,
+                                                          String protectedBy) {
+                                return add(relative, attributes, DirectoryListing.PROTECTED_MARK);
+                            }
+
+                            private boolean add(String relative, BasicFileAttributes attributes, String mark) {
+                                if (glob.matches(relative)) {
+                                    if (found.size() == limits.maxFindResults()) {
+                                        moreResults[0] = true;
+                                        return false;
+                                    }
+                                    found.add(displayed(Targets.child(target.virtualPath(), relative)
+                                            + (attributes.isDirectory() ? "/" : attributes.isSymbolicLink() ? "@" : ""))
+                                            + mark);
+                                }
+                                return true;
+                            }
                         });
             } catch (IOException e) {
                 throw ListDirectory.failure(context, target, e);
@@ -58,7 +74,7 @@ final class FindFiles implements ToolOperation {
                 out.append(found.size()).append(found.size() == 1 ? " path" : " paths").append(" below ")
                         .append(Messages.quote(target.virtualPath())).append(" match ").append(Messages.quote(pattern))
                         .append(" (directories end with '/', symbolic links with '@'):");
-                found.forEach(path -> out.append('\n').append(displayed(path)));
+                found.forEach(path -> out.append('\n').append(path));
             }
             if (moreResults[0]) {
                 out.append("\n[Truncated: showing the first ").append(found.size())
@@ -67,6 +83,7 @@ final class FindFiles implements ToolOperation {
                 out.append("\n[Incomplete: stopped after ").append(outcome.entries).append(" entries")
                         .append(outcome.cutByTime ? " (time limit)" : "").append("; search a smaller directory.]");
             }
+            out.append(outcome.unusableNote());
             if (outcome.deniedDirectories > 0) {
                 out.append("\n[").append(outcome.deniedDirectories).append(" director")
                         .append(outcome.deniedDirectories == 1 ? "y was" : "ies were")

@@ -34,7 +34,8 @@ final class ListDirectory implements ToolOperation {
         return context.run(Operation.DIRECTORY_LIST, path, null, null, target -> {
             try (SecureDirectory directory = Targets.openDirectory(target)) {
                 context.recheck(target);
-                return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries());
+                return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries(),
+                        name -> context.protectedPattern(target.realPath().resolve(name)).isPresent());
             } catch (IOException e) {
                 throw failure(context, target, e);
             }

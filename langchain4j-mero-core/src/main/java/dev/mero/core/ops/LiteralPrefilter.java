@@ -16,13 +16,16 @@ import java.util.Optional;
  * so results never depend on it. It is sound because every character of UTF-8 decoded text comes from adjacent
  * bytes of the file, except U+FFFD (which replaces invalid bytes) and the dropped byte-order mark: a literal
  * with neither a U+FFFD nor a lone surrogate occurs in the decoded text only where its UTF-8 bytes occur in the
- * file. With {@code (?i)} (US-ASCII case folding in Java) only an all-ASCII literal is used, compared with
- * ASCII case folding; an ASCII byte in UTF-8 is always that character.
+ * file. With {@code (?i)} only an all-ASCII literal is used, compared with ASCII case folding; an ASCII byte in
+ * UTF-8 is always that character. RE2 folds case by Unicode, under which {@code k} also matches the Kelvin sign
+ * (U+212A) and {@code s} the long s (U+017F), so a folded literal with either letter has no prefilter.
  */
 final class LiteralPrefilter {
 
     private static final String METACHARACTERS = "\\^$.|?*+()[]{}";
     private static final String CASE_INSENSITIVE = "(?i)";
+    /** ASCII letters that case-fold to a character outside ASCII. */
+    private static final String NON_ASCII_FOLDS = "kKsS";
 
     private final byte[] needle;
     private final boolean ignoreAsciiCase;
@@ -53,7 +56,7 @@ final class LiteralPrefilter {
             } else if (METACHARACTERS.indexOf(c) >= 0) {
                 return Optional.empty();
             }
-            if (c == '\uFFFD' || ignoreCase && c > 0x7F) {
+            if (c == '\uFFFD' || ignoreCase && (c > 0x7F || NON_ASCII_FOLDS.indexOf(c) >= 0)) {
                 return Optional.empty();
             }
             literal.append(c);

@@ -1,6 +1,7 @@
 package dev.mero.core.ops;
 
 import dev.mero.core.InvalidInputException;
+import dev.mero.core.MeroToolsException;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.PathEntry;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.function.Function;
 
 /**
  * The operations of the catalogue bound to one {@link SecurityContext}: what every binding (LangChain4j,
@@ -159,6 +161,68 @@ public final class MeroOperations {
         operation(toolName);
         ToolDescriptor tool = catalogue.find(toolName).orElseThrow();
         return call(toolName, ToolArguments.parse(tool, jsonArguments));
+    }
+
+    /**
+     * Turns a model's tool call into what the model reads: the one response path of every binding. A name
+     * that is not a tool of this catalogue is refused by name ({@link #unoffered(String)}); otherwise the JSON
+     * arguments are checked and the tool runs, decided by the context (a tool the context cannot use is
+     * refused there, with the reason: the missing permission, scope or command rule). Refusals and
+     * ordinary failures become error responses ({@code Denied: ...} / {@code Error: ...}), results of tools
+     * with untrusted output are marked as data.
+     *
+     * @param toolName      the tool the model called
+     * @param jsonArguments the JSON object text; {@code null} or blank counts as {@code {}}
+     * @return the response; any exception other than a {@link MeroToolsException} is a bug and propagates
+     */
+    public ToolResponse respond(String toolName, String jsonArguments) {
+        return respond(toolName, tool -> ToolArguments.parse(tool, jsonArguments));
+    }
+
+    /**
+     * As {@link #respond(String, String)}, for arguments a framework already decoded (a {@code null} value is
+     * absent).
+     *
+     * @param toolName  the tool the model called
+     * @param arguments the arguments by JSON name
+     * @return the response
+     */
+    public ToolResponse respond(String toolName, Map<String, ?> arguments) {
+        Objects.requireNonNull(arguments, "arguments");
+        return respond(toolName, tool -> ToolArguments.of(tool, arguments));
+    }
+
+    private ToolResponse respond(String toolName, Function<ToolDescriptor, ToolArguments> parse) {
+        ToolDescriptor tool = toolName == null || !operations.containsKey(toolName) ? null
+                : catalogue.find(toolName).orElse(null);
+        if (tool == null) {
+            return unoffered(toolName);
+        }
+        try {
+            return ToolResponse.success(tool, call(tool.name(), parse.apply(tool)));
+        } catch (MeroToolsException e) {
+            return ToolResponse.failure(e);
+        }
+    }
+
+    /**
+     * The refusal of a call to a tool that was not offered, naming it: {@code Denied: ...} for a catalogue
+     * tool (this context, or the caller it was narrowed for, cannot use it), {@code Error: ...} for any other
+     * name. Bindings answer a model that calls a tool it was not given with this, instead of failing the
+     * conversation.
+     *
+     * @param toolName the name the model called, may be {@code null}
+     * @return the error response
+     */
+    public ToolResponse unoffered(String toolName) {
+        if (toolName != null && operations.containsKey(toolName)) {
+            return ToolResponse.failure(new MeroToolsException("the tool " + Messages.quote(toolName)
+                    + " is not available to you in context " + Messages.quote(context.name()) + ": nothing here "
+                    + "grants what it needs. Use the tools you were given; list_roots shows what you may do where."));
+        }
+        return ToolResponse.failure(new InvalidInputException("there is no tool " + Messages.quote(toolName)
+                + " available to you. Use one of the tools you were given; list_roots shows what you may do "
+                + "where."));
     }
 
     private ToolOperation operation(String toolName) {

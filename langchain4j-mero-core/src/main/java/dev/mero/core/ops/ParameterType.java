@@ -11,7 +11,13 @@ public enum ParameterType {
     /** A JSON number without a fraction that fits a Java {@code int}. */
     INTEGER("integer"),
     /** {@code true} or {@code false}. */
-    BOOLEAN("boolean");
+    BOOLEAN("boolean"),
+    /** Any JSON number, with or without a fraction (read as a {@link Double}). */
+    NUMBER("number"),
+    /** A JSON array (read as a {@link java.util.List}). */
+    ARRAY("array"),
+    /** A JSON object (read as a {@link java.util.Map} with string keys). */
+    OBJECT("object");
 
     private final String jsonType;
 
@@ -22,7 +28,8 @@ public enum ParameterType {
     /**
      * The type's name in JSON Schema.
      *
-     * @return {@code "string"}, {@code "integer"} or {@code "boolean"}
+     * @return {@code "string"}, {@code "integer"}, {@code "boolean"}, {@code "number"}, {@code "array"} or
+     *         {@code "object"}
      */
     public String jsonType() {
         return jsonType;

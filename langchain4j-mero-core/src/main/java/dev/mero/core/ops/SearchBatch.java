@@ -1,21 +1,28 @@
 package dev.mero.core.ops;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
  * The files of one directory that {@code search_text} has listed but not yet searched, searched together when the
- * walk settles ({@link TreeWalk.Visitor#settle()}): by the calling thread and, when the search was given two
- * threads, one helper thread of this search, each with its own {@link FileScanner}. Results come back in listing
- * order, so the output is the same as searching one file after the other; at most {@link #MAX_PENDING} files wait,
- * and all of them are searched before their directory is closed. Used by one search at a time; {@link #close()}
- * ends the helper.
+ * walk settles ({@link TreeWalk.Visitor#settle()}): by one worker thread of this search, or two when the search was
+ * given two threads, each with its own {@link FileScanner}. Results come back in listing order, so the output is the
+ * same as searching one file after the other; at most {@link #MAX_PENDING} files wait, and all of them are searched
+ * before their directory is closed. Used by one search at a time; {@link #close()} ends the workers.
+ *
+ * <p>The calling thread never opens a file itself: a file swapped for a pipe after it was listed blocks its
+ * worker's {@code open} ({@link BoundedOpen}), so the caller waits for the workers only until the search's
+ * deadline, and asks for such a pipe to be released while it waits. A worker keeps the directories of its files
+ * open until it ends ({@link SecureDirectory#retain()}), so the walk can close them whatever a worker waits for.
  */
 final class SearchBatch implements AutoCloseable {
 
@@ -30,13 +37,26 @@ final class SearchBatch implements AutoCloseable {
     record Searched(Pending file, FileScanner.Found found) {
     }
 
+    /** One worker's scanner and the file it is searching now. */
+    private static final class Worker {
+        final FileScanner scanner;
+        volatile Pending current;
+        volatile long since;
+        Pending released;
+
+        Worker(FileScanner scanner) {
+            this.scanner = scanner;
+        }
+    }
+
     private final Supplier<FileScanner> scanners;
     private final boolean parallel;
     private final long deadline;
     private final List<Pending> pending = new ArrayList<>();
-    private final FileScanner own;
-    private FileScanner helperScanner;
-    private ExecutorService helper;
+    private final List<Worker> workers = new ArrayList<>();
+    private ExecutorService executor;
+    /** Set when the caller stopped waiting for a worker: the batch searches nothing more. */
+    private boolean abandoned;
 
     /**
      * Prepares a batch.
@@ -49,7 +69,6 @@ final class SearchBatch implements AutoCloseable {
         this.scanners = scanners;
         this.parallel = threads > 1;
         this.deadline = deadline;
-        this.own = scanners.get();
     }
 
     /**
@@ -64,68 +83,106 @@ final class SearchBatch implements AutoCloseable {
     }
 
     /**
-     * Searches the waiting files and empties the batch.
+     * Searches the waiting files and empties the batch. A file the workers did not reach by the deadline (a worker
+     * blocked on a pipe) comes back as not searched and timed out.
      *
      * @return each file with what it held, in the order they were added
      */
     List<Searched> search() {
         int count = pending.size();
-        FileScanner.Found[] found = new FileScanner.Found[count];
-        if (!parallel || count < 2) {
-            for (int i = 0; i < count; i++) {
-                found[i] = scan(own, pending.get(i));
-            }
-        } else {
+        AtomicReferenceArray<FileScanner.Found> found = new AtomicReferenceArray<>(count);
+        if (count > 0 && !abandoned) {
+            int threads = parallel && count > 1 ? 2 : 1;
+            start(threads);
             AtomicInteger next = new AtomicInteger();
-            if (helper == null) {
-                helperScanner = scanners.get();
-                helper = Executors.newSingleThreadExecutor(task -> {
-                    Thread thread = new Thread(task, "mero-search-text");
-                    thread.setDaemon(true);
-                    return thread;
+            AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch finished = new CountDownLatch(threads);
+            List<Pending> files = List.copyOf(pending);
+            for (int w = 0; w < threads; w++) {
+                Worker worker = workers.get(w);
+                List<SecureDirectory> kept = retainDirectories();
+                executor.execute(() -> {
+                    try {
+                        drain(worker, files, next, stop, found);
+                    } finally {
+                        worker.current = null;
+                        kept.forEach(SearchBatch::closeQuietly);
+                        finished.countDown();
+                    }
                 });
             }
-            Future<?> other = helper.submit(() -> drain(next, found, helperScanner));
-            drain(next, found, own);
-            await(other);
+            if (!await(finished, threads)) {
+                stop.set(true);
+                abandoned = true;
+            }
         }
         List<Searched> searched = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            searched.add(new Searched(pending.get(i), found[i]));
+            FileScanner.Found one = found.get(i);
+            if (one == null) {
+                one = new FileScanner.Found();
+                one.timedOut = true;
+            }
+            searched.add(new Searched(pending.get(i), one));
         }
         pending.clear();
         return searched;
     }
 
-    private void drain(AtomicInteger next, FileScanner.Found[] found, FileScanner scanner) {
-        for (int i = next.getAndIncrement(); i < found.length; i = next.getAndIncrement()) {
-            found[i] = scan(scanner, pending.get(i));
+    private void start(int threads) {
+        if (executor == null) {
+            executor = Executors.newFixedThreadPool(parallel ? 2 : 1,
+                    task -> BoundedOpen.boundedThread(task, "mero-search-text"));
+        }
+        while (workers.size() < threads) {
+            workers.add(new Worker(scanners.get()));
         }
     }
 
-    private FileScanner.Found scan(FileScanner scanner, Pending file) {
-        return scanner.scan(file.parent(), file.name(), file.size(), deadline);
+    /** Each distinct directory of the waiting files, retained once for a worker. */
+    private List<SecureDirectory> retainDirectories() {
+        List<SecureDirectory> kept = new ArrayList<>(1);
+        for (Pending file : pending) {
+            if (file.parent() != null && kept.stream().noneMatch(d -> d == file.parent())) {
+                kept.add(file.parent().retain());
+            }
+        }
+        return kept;
     }
 
-    /** Waits for the helper's share, which file size and the deadline bound, even if interrupted. */
-    private static void await(Future<?> other) {
+    private void drain(Worker worker, List<Pending> files, AtomicInteger next, AtomicBoolean stop,
+                       AtomicReferenceArray<FileScanner.Found> found) {
+        for (int i = next.getAndIncrement(); i < found.length() && !stop.get(); i = next.getAndIncrement()) {
+            Pending file = files.get(i);
+            worker.since = System.nanoTime();
+            worker.current = file;
+            found.set(i, worker.scanner.scan(file.parent(), file.name(), file.size(), deadline));
+        }
+    }
+
+    /**
+     * Waits for the workers until the deadline, releasing a pipe a worker has been opening for a while.
+     *
+     * @return whether every worker finished
+     */
+    private boolean await(CountDownLatch finished, int threads) {
         boolean interrupted = false;
         try {
             while (true) {
+                long left = deadline - System.nanoTime();
+                if (deadline != Long.MAX_VALUE && left <= 0) {
+                    return finished.getCount() == 0;
+                }
+                long slice = deadline == Long.MAX_VALUE ? BoundedOpen.RELEASE_AFTER_NANOS
+                        : Math.min(left, BoundedOpen.RELEASE_AFTER_NANOS);
                 try {
-                    other.get();
-                    return;
+                    if (finished.await(slice, TimeUnit.NANOSECONDS)) {
+                        return true;
+                    }
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
-                    if (e.getCause() instanceof Error error) {
-                        throw error;
-                    }
-                    throw new IllegalStateException(e.getCause());
                 }
+                releaseStuck(threads);
             }
         } finally {
             if (interrupted) {
@@ -134,10 +191,32 @@ final class SearchBatch implements AutoCloseable {
         }
     }
 
+    /** Asks for a pipe to be released where a worker has spent a while on one file (once per file). */
+    private void releaseStuck(int threads) {
+        long now = System.nanoTime();
+        for (int w = 0; w < threads; w++) {
+            Worker worker = workers.get(w);
+            Pending file = worker.current;
+            if (file != null && file.parent() != null && file != worker.released
+                    && now - worker.since > BoundedOpen.RELEASE_AFTER_NANOS) {
+                worker.released = file;
+                file.parent().releasePipe(file.name());
+            }
+        }
+    }
+
+    private static void closeQuietly(SecureDirectory directory) {
+        try {
+            directory.close();
+        } catch (IOException e) {
+            // a directory handle that cannot be closed holds nothing else
+        }
+    }
+
     @Override
     public void close() {
-        if (helper != null) {
-            helper.shutdownNow();
+        if (executor != null) {
+            executor.shutdownNow();
         }
     }
 }

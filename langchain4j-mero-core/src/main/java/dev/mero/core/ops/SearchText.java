@@ -1,5 +1,6 @@
 package dev.mero.core.ops;
 
+import com.google.re2j.Pattern;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.Permission;
@@ -12,19 +13,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * {@code search_text(path, pattern, glob?)}: a regular expression searched line by line in the text files below
- * a directory (or in one file), in Java on the core's checks, never by running grep. Files are reached through
- * open directories without following links; the search is bounded in files, bytes per file, matches and time
- * (including a pattern's backtracking, see {@link DeadlineText}). Results are {@code path:line: text} with
+ * a directory (or in one file), in Java on the core's checks, never by running grep. The expression is RE2 syntax,
+ * matched in linear time ({@link SearchPattern}). Files are reached through open directories without following
+ * links; the search is bounded in files, bytes per file, matches and time (checked while a line is matched too,
+ * see {@link DeadlineText}). Results are {@code path:line: text} with
  * virtual paths.
  */
 final class SearchText implements ToolOperation {
-
-    private static final int MAX_PATTERN_LENGTH = 1000;
 
     private final SecurityContext context;
     private final OperationLimits limits;
@@ -57,7 +55,7 @@ final class SearchText implements ToolOperation {
     @Override
     public String run(ToolArguments arguments) {
         String regex = arguments.string("pattern");
-        Pattern pattern = compile(arguments.tool(), regex);
+        Pattern pattern = SearchPattern.compile(arguments.tool(), regex);
         Optional<GlobPattern> glob = arguments.optionalString("glob")
                 .map(g -> GlobPattern.compile(arguments.tool(), "glob", g));
         return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
@@ -123,6 +121,11 @@ final class SearchText implements ToolOperation {
         for (SearchBatch.Searched searched : batch) {
             FileScanner.Found found = searched.found();
             if (!found.searched) {
+                if (found.timedOut) {
+                    // a worker did not reach it by the deadline (blocked on a pipe swapped in)
+                    results.timedOut = true;
+                    return false;
+                }
                 continue;
             }
             results.files++;
@@ -186,24 +189,19 @@ final class SearchText implements ToolOperation {
             out.append("\n[").append(results.cutFiles).append(results.cutFiles == 1 ? " file was" : " files were")
                     .append(" searched only in its first ").append(limits.maxSearchFileBytes()).append(" bytes.]");
         }
+        if (outcome != null) {
+            out.append(outcome.unusableNote());
+        }
+        if (outcome != null && outcome.protectedEntries > 0) {
+            out.append("\n[").append(outcome.protectedEntries).append(outcome.protectedEntries == 1
+                    ? " protected file or directory was" : " protected files or directories were")
+                    .append(" not searched.]");
+        }
         if (outcome != null && outcome.deniedDirectories > 0) {
             out.append("\n[").append(outcome.deniedDirectories)
                     .append(" director").append(outcome.deniedDirectories == 1 ? "y was" : "ies were")
                     .append(" not searched: no READ permission there.]");
         }
         return out.toString();
-    }
-
-    private static Pattern compile(ToolDescriptor tool, String regex) {
-        if (regex.isEmpty() || regex.length() > MAX_PATTERN_LENGTH) {
-            throw ToolArguments.invalid(tool, "'pattern' must be a regular expression of 1 to " + MAX_PATTERN_LENGTH
-                    + " characters");
-        }
-        try {
-            return Pattern.compile(regex);
-        } catch (PatternSyntaxException e) {
-            throw ToolArguments.invalid(tool, "'pattern' is not a valid regular expression (" + e.getDescription()
-                    + " near index " + e.getIndex() + ")");
-        }
     }
 }

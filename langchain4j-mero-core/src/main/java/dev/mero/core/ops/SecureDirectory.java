@@ -1,17 +1,22 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.FileNameEncoding;
 import dev.mero.core.PathEntry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -19,8 +24,11 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -30,14 +38,32 @@ import java.util.function.Predicate;
  * an entry ({@code openat}, {@code fstatat}, {@code unlinkat}, {@code renameat}) is relative to this open
  * directory and never follows a link at the entry's name either.
  *
+ * <p>Nothing is opened before its type is known: an entry is opened as a directory only if {@code fstatat}
+ * (without following a link) says it is one, and as a file only if it is not a pipe, device or socket, so a FIFO
+ * where a directory or file is expected is refused without being opened (an {@code open} of a FIFO blocks until a
+ * writer appears). An entry swapped in between is opened through {@link BoundedOpen}, which bounds the wait, and an
+ * opened file is checked to be seekable (a pipe is not), so a swap ends in a refusal, never a hang.
+ *
+ * <p>An open directory is closed when its last user closes it: a blocked open keeps its directory
+ * ({@link #retain()}), because closing a {@link SecureDirectoryStream} waits for every call in progress on it.
+ *
  * <p>Fails closed where the platform offers no {@link SecureDirectoryStream}.
  */
 final class SecureDirectory implements Closeable {
+
+    /** The file-type bits of {@code st_mode}, and the type of a FIFO. */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
 
     private final Path path;
     private final SecureDirectoryStream<Path> stream;
     /** The kept mount-root handle this directory borrows, or {@code null} when it owns its stream. */
     private final MountRoots.Handle borrowed;
+    /** The caller's use and every open in progress; the stream is closed when it reaches 0. */
+    private final AtomicInteger users = new AtomicInteger(1);
+
+    /** Runs between an entry's type check and its open, with the entry's name: tests swap the entry there. */
+    static volatile Consumer<String> beforeOpen = name -> { };
 
     private SecureDirectory(Path path, SecureDirectoryStream<Path> stream) {
         this(path, stream, null);
@@ -68,13 +94,12 @@ final class SecureDirectory implements Closeable {
         if (handle == null) {
             return open(directory);
         }
+        SecureDirectory mounted = new SecureDirectory(root, handle.stream(), handle);
         if (directory.equals(root)) {
-            return new SecureDirectory(directory, handle.stream(), handle);
+            return mounted;
         }
-        try {
-            return new SecureDirectory(directory, descend(handle.stream(), root.relativize(directory)));
-        } finally {
-            handle.release();
+        try (mounted) {
+            return mounted.descend(root.relativize(directory));
         }
     }
 
@@ -96,36 +121,47 @@ final class SecureDirectory implements Closeable {
             root.close();
             throw new IOException("this platform offers no secure directory access");
         }
+        SecureDirectory top = new SecureDirectory(directory.getRoot(), secureRoot);
         if (directory.getNameCount() == 0) {
-            return new SecureDirectory(directory, secureRoot);
+            return top;
         }
-        try (secureRoot) {
-            return new SecureDirectory(directory, descend(secureRoot, directory));
+        try (top) {
+            return top.descend(directory);
         }
     }
 
     /**
-     * Opens the directory that one or more {@code names} lead to below an open one, a name at a time, without
-     * following a link. The start stays open; it belongs to the caller.
+     * Opens the directory that one or more {@code names} lead to below this one, a name at a time, each checked
+     * to be a directory before it is opened ({@link #child(String)}). This directory stays open; it belongs to
+     * the caller.
      */
-    private static SecureDirectoryStream<Path> descend(SecureDirectoryStream<Path> start, Path names)
-            throws IOException {
-        SecureDirectoryStream<Path> current = start;
+    private SecureDirectory descend(Path names) throws IOException {
+        SecureDirectory current = this;
         try {
             for (Path name : names) {
-                SecureDirectoryStream<Path> next = current.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
-                if (current != start) {
+                SecureDirectory next = current.child(name.toString());
+                if (current != this) {
                     current.close();
                 }
                 current = next;
             }
             return current;
         } catch (IOException | RuntimeException e) {
-            if (current != start) {
+            if (current != this) {
                 current.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * Keeps this directory open for one more user, who must {@link #close()} it too.
+     *
+     * @return this directory
+     */
+    SecureDirectory retain() {
+        users.incrementAndGet();
+        return this;
     }
 
     /** The directory's canonical path, for error messages and the audit log only. */
@@ -138,11 +174,18 @@ final class SecureDirectory implements Closeable {
      *
      * @param name a single name
      * @return the open subdirectory
-     * @throws IOException if it is missing, not a directory or a link
+     * @throws IOException if it is missing, not a directory or a link (which is never opened)
      */
     SecureDirectory child(String name) throws IOException {
-        return new SecureDirectory(path.resolve(name),
-                stream.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS));
+        Path file = name(name);
+        BasicFileAttributes attributes = attributes(file).orElseThrow(() -> new NoSuchFileException(name));
+        if (!attributes.isDirectory()) {
+            throw new NotDirectoryException(name);
+        }
+        beforeOpen.accept(name);
+        SecureDirectoryStream<Path> opened = BoundedOpen.open(
+                () -> stream.newDirectoryStream(file, LinkOption.NOFOLLOW_LINKS), retain(), releaser(file));
+        return new SecureDirectory(path.resolve(file), opened);
     }
 
     /**
@@ -153,11 +196,28 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if they cannot be read
      */
     Optional<BasicFileAttributes> attributes(String name) throws IOException {
+        return attributes(name(name));
+    }
+
+    private Optional<BasicFileAttributes> attributes(Path file) throws IOException {
         try {
-            return Optional.of(stream.getFileAttributeView(Path.of(name), BasicFileAttributeView.class,
+            return Optional.of(stream.getFileAttributeView(file, BasicFileAttributeView.class,
                     LinkOption.NOFOLLOW_LINKS).readAttributes());
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * A single name as a path of this file system.
+     *
+     * @throws FileSystemException if the JVM's file-name encoding cannot represent it
+     */
+    private static Path name(String name) throws FileSystemException {
+        try {
+            return Path.of(name);
+        } catch (InvalidPathException e) {
+            throw new FileSystemException(null, null, FileNameEncoding.unusableNameReason());
         }
     }
 
@@ -168,9 +228,9 @@ final class SecureDirectory implements Closeable {
      * @return the permissions, or empty
      */
     Optional<Set<PosixFilePermission>> posixPermissions(String name) {
-        PosixFileAttributeView view = stream.getFileAttributeView(Path.of(name), PosixFileAttributeView.class,
-                LinkOption.NOFOLLOW_LINKS);
         try {
+            PosixFileAttributeView view = stream.getFileAttributeView(name(name), PosixFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS);
             return view == null ? Optional.empty() : Optional.of(view.readAttributes().permissions());
         } catch (IOException e) {
             return Optional.empty();
@@ -185,10 +245,16 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if they cannot be set
      */
     void setPosixPermissions(String name, Set<PosixFilePermission> permissions) throws IOException {
-        PosixFileAttributeView view = stream.getFileAttributeView(Path.of(name), PosixFileAttributeView.class,
+        Path file = name(name);
+        PosixFileAttributeView view = stream.getFileAttributeView(file, PosixFileAttributeView.class,
                 LinkOption.NOFOLLOW_LINKS);
         if (view != null) {
-            view.setPermissions(permissions);
+            requireNoPipe(file, name);
+            // the platform sets them through an open of the entry, which a pipe swapped in would block
+            BoundedOpen.open(() -> {
+                view.setPermissions(permissions);
+                return () -> { };
+            }, retain(), releaser(file));
         }
     }
 
@@ -201,9 +267,110 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if it cannot be opened
      */
     SeekableByteChannel newByteChannel(String name, OpenOption... options) throws IOException {
+        Path file = name(name);
         Set<OpenOption> noFollow = new HashSet<>(List.of(options));
         noFollow.add(LinkOption.NOFOLLOW_LINKS);
-        return stream.newByteChannel(Path.of(name), noFollow);
+        Optional<BasicFileAttributes> before = requireNoPipe(file, name);
+        beforeOpen.accept(name);
+        SeekableByteChannel channel = BoundedOpen.open(() -> stream.newByteChannel(file, noFollow), retain(),
+                releaser(file));
+        try {
+            requireFile(channel, file, before, noFollow.contains(StandardOpenOption.APPEND));
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** Refuses an entry that is a pipe, device or socket, which is never opened; returns its attributes. */
+    private Optional<BasicFileAttributes> requireNoPipe(Path file, String name) throws IOException {
+        Optional<BasicFileAttributes> attributes = attributes(file);
+        if (attributes.isPresent() && attributes.get().isOther()) {
+            throw notAFile();
+        }
+        return attributes;
+    }
+
+    /**
+     * Checks that an opened channel is the file that was checked, not a pipe swapped in: a pipe cannot seek; a
+     * channel opened to append does not seek, so its name must still be the file it was before the open.
+     */
+    private void requireFile(SeekableByteChannel channel, Path file, Optional<BasicFileAttributes> before,
+                             boolean append) throws IOException {
+        if (!append) {
+            try {
+                channel.position();
+                return;
+            } catch (IOException e) {
+                throw notAFile();
+            }
+        }
+        Optional<BasicFileAttributes> after = attributes(file);
+        boolean same = after.isPresent() && after.get().isRegularFile()
+                && (before.isEmpty() || Objects.equals(before.get().fileKey(), after.get().fileKey()));
+        if (!same) {
+            throw notAFile();
+        }
+    }
+
+    private static FileSystemException notAFile() {
+        return new FileSystemException(null, null, "it is a pipe, device or socket, not a regular file or directory");
+    }
+
+    /** What {@link BoundedOpen} runs, on the caller's thread, when an open of an entry takes a while. */
+    private Runnable releaser(Path file) {
+        return () -> releasePipe(file);
+    }
+
+    /**
+     * Asks for an entry to be released if it is a pipe that an open of this directory waits for; returns at once.
+     *
+     * @param name a single name
+     */
+    void releasePipe(String name) {
+        try {
+            releasePipe(name(name));
+        } catch (FileSystemException e) {
+            // a name that cannot be represented was never opened
+        }
+    }
+
+    /**
+     * Lets a blocked open of an entry return, on an opener thread: if the entry is a pipe now, opens it for reading
+     * and writing (which never blocks on Linux) and closes it again. Keeps this directory open while it runs.
+     */
+    private void releasePipe(Path file) {
+        retain();
+        boolean started = BoundedOpen.release(() -> {
+            try {
+                if (isPipe(file)) {
+                    stream.newByteChannel(file, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+                            LinkOption.NOFOLLOW_LINKS)).close();
+                }
+            } catch (IOException | RuntimeException e) {
+                // nothing to release, or not allowed to: the caller gives up after its bound
+            } finally {
+                closeQuietly();
+            }
+        });
+        if (!started) {
+            closeQuietly();
+        }
+    }
+
+    /** Whether an entry is a FIFO (not a device, which is never opened to release anything). */
+    private boolean isPipe(Path file) throws IOException {
+        Object mode = Files.getAttribute(path.resolve(file), "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        return mode instanceof Integer bits && (bits & S_IFMT) == S_IFIFO;
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (IOException e) {
+            // a directory handle that cannot be closed holds nothing else
+        }
     }
 
     /**
@@ -216,7 +383,7 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if the rename fails, e.g. across file systems
      */
     void move(String name, SecureDirectory target, String targetName) throws IOException {
-        stream.move(Path.of(name), target.stream, Path.of(targetName));
+        stream.move(name(name), target.stream, name(targetName));
     }
 
     /**
@@ -226,7 +393,7 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if it cannot be removed
      */
     void deleteFile(String name) throws IOException {
-        stream.deleteFile(Path.of(name));
+        stream.deleteFile(name(name));
     }
 
     /**
@@ -236,7 +403,7 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if it is not empty or cannot be removed
      */
     void deleteDirectory(String name) throws IOException {
-        stream.deleteDirectory(Path.of(name));
+        stream.deleteDirectory(name(name));
     }
 
     /**
@@ -263,17 +430,36 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if the directory cannot be read
      */
     void scan(Predicate<String> visitor) throws IOException {
+        scan(visitor, name -> { });
+    }
+
+    /**
+     * Hands the names in this directory to a visitor until it returns {@code false}; a name the JVM's file-name
+     * encoding cannot represent (see {@link FileNameEncoding}) cannot be opened or checked by name, so it goes to
+     * {@code unusable} instead, escaped for display. A directory can be read once.
+     *
+     * @param visitor receives each name; returns whether to go on
+     * @param unusable receives each name that cannot be used, its bytes that are not printable ASCII as
+     *                 {@code \xHH}
+     * @throws IOException if the directory cannot be read
+     */
+    void scan(Predicate<String> visitor, Consumer<String> unusable) throws IOException {
         if (borrowed != null) {
-            // a kept handle is never iterated (a stream iterates once); list a private copy of it
+            // a kept handle is never iterated (a stream iterates once); list a private copy of it ("." is
+            // this very directory, never a pipe)
             try (SecureDirectory own = new SecureDirectory(path,
                     stream.newDirectoryStream(Path.of("."), LinkOption.NOFOLLOW_LINKS))) {
-                own.scan(visitor);
+                own.scan(visitor, unusable);
             }
             return;
         }
         try {
             for (Path entry : stream) {
-                if (!visitor.test(entry.getFileName().toString())) {
+                Path fileName = entry.getFileName();
+                String name = fileName.toString();
+                if (name.indexOf('\uFFFD') >= 0 && !representable(fileName, name)) {
+                    unusable.accept(UnusableName.escaped(fileName));
+                } else if (!visitor.test(name)) {
                     return;
                 }
             }
@@ -282,8 +468,20 @@ final class SecureDirectory implements Closeable {
         }
     }
 
+    /** Whether a name read from the directory, decoded lossily, still names the same entry. */
+    private static boolean representable(Path fileName, String decoded) {
+        try {
+            return Path.of(decoded).equals(fileName);
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
     @Override
     public void close() throws IOException {
+        if (users.decrementAndGet() != 0) {
+            return;
+        }
         if (borrowed != null) {
             borrowed.release();
         } else {

@@ -3,6 +3,7 @@ package dev.mero.core.ops;
 import static java.nio.file.StandardOpenOption.READ;
 
 import dev.mero.core.ContentDigest;
+import dev.mero.core.FileNameEncoding;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
@@ -46,6 +47,14 @@ final class SyncDirectory implements ToolOperation {
     private static final class Tree {
         final Map<String, BasicFileAttributes> entries = new TreeMap<>();
         int skipped;
+        /** Protected files and directories, never read, copied or deleted. */
+        int protectedEntries;
+        /** Where they are, so that no directory holding one is deleted. */
+        final List<String> protectedPaths = new ArrayList<>();
+
+        boolean holdsProtected(String directory) {
+            return protectedPaths.stream().anyMatch(path -> path.startsWith(directory + "/"));
+        }
     }
 
     /** What the sync will do. */
@@ -93,7 +102,8 @@ final class SyncDirectory implements ToolOperation {
             Tree from = walk(source, Permission.READ, true);
             Tree to = destinationExists(destination) ? walk(destination, Permission.WRITE, false) : new Tree();
             Plan plan = plan(source, destination, from, to, deleteExtraneous);
-            String summary = summary(source, destination, plan, from.skipped, dryRun);
+            String summary = summary(source, destination, plan, from.skipped, dryRun)
+                    + protectedNote(from.protectedEntries, to.protectedEntries, dryRun);
             if (dryRun || plan.copies.isEmpty() && plan.updates.isEmpty() && plan.deletions.isEmpty()
                     && plan.directories.isEmpty()) {
                 return summary + plan.describe();
@@ -134,17 +144,33 @@ final class SyncDirectory implements ToolOperation {
         TreeWalk.Outcome outcome;
         try {
             outcome = TreeWalk.walk(context, root, TreeWalk.MAX_DEPTH, limits.maxScanEntries(), Long.MAX_VALUE,
-                    needed, (relative, depth, attributes, parent, name) -> {
-                        if (attributes.isRegularFile() || attributes.isDirectory()) {
-                            tree.entries.put(relative, attributes);
-                        } else {
-                            tree.skipped++;
+                    needed, new TreeWalk.Visitor() {
+                        @Override
+                        public boolean visit(String relative, int depth, BasicFileAttributes attributes,
+                                             SecureDirectory parent, String name) {
+                            if (attributes.isRegularFile() || attributes.isDirectory()) {
+                                tree.entries.put(relative, attributes);
+                            } else {
+                                tree.skipped++;
+                            }
+                            return true;
                         }
-                        return true;
+
+                        @Override
+                        public boolean protectedEntry(String relative, int depth, BasicFileAttributes attributes,
+                                                      String pattern) {
+                            tree.protectedPaths.add(relative);
+                            return true;
+                        }
                     });
         } catch (IOException e) {
             throw ListDirectory.failure(context, root, e);
         }
+        if (outcome.unusableNames > 0) {
+            throw new OperationFailedException(Messages.quote(root.virtualPath()) + " holds " + outcome.unusableNames
+                    + " name(s) that cannot be read: " + FileNameEncoding.unusableNameReason() + ". Nothing was done.");
+        }
+        tree.protectedEntries = outcome.protectedEntries;
         if (!outcome.complete() || outcome.notEntered > 0 || outcome.deniedDirectories > 0) {
             throw new OperationFailedException(Messages.quote(root.virtualPath()) + " holds more than "
                     + limits.maxScanEntries() + " entries, is nested too deep, or holds directories without "
@@ -180,7 +206,7 @@ final class SyncDirectory implements ToolOperation {
         if (deleteExtraneous) {
             for (String relative : to.entries.keySet()) {
                 boolean inside = plan.deletions.stream().anyMatch(d -> relative.startsWith(d + "/"));
-                if (!from.entries.containsKey(relative) && !inside) {
+                if (!from.entries.containsKey(relative) && !inside && !to.holdsProtected(relative)) {
                     plan.deletions.add(relative);
                 }
             }
@@ -268,6 +294,22 @@ final class SyncDirectory implements ToolOperation {
                     + "changed.");
         }
         return target;
+    }
+
+    /** How many protected entries the sync left alone, in the source and in the destination. */
+    private static String protectedNote(int inSource, int inDestination, boolean dryRun) {
+        StringBuilder note = new StringBuilder();
+        if (inSource > 0) {
+            note.append("\n[").append(dryRun ? "Would skip " : "Skipped ").append(inSource)
+                    .append(inSource == 1 ? " protected file or directory" : " protected files or directories")
+                    .append(" in the source: protected paths are never read or copied.]");
+        }
+        if (inDestination > 0) {
+            note.append("\n[").append(dryRun ? "Would leave " : "Left ").append(inDestination)
+                    .append(inDestination == 1 ? " protected file or directory" : " protected files or directories")
+                    .append(" in the destination alone.]");
+        }
+        return note.toString();
     }
 
     private static String summary(ResolvedPath source, ResolvedPath destination, Plan plan, int skipped,

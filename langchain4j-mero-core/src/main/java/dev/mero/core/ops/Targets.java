@@ -122,6 +122,16 @@ final class Targets {
     }
 
     /**
+     * The last name of a relative path.
+     *
+     * @param relative a relative path with {@code '/'} separators
+     * @return its last name
+     */
+    static String lastName(String relative) {
+        return relative.substring(relative.lastIndexOf('/') + 1);
+    }
+
+    /**
      * The real path of a relative name below a directory, for containment checks.
      *
      * @param directory the directory's real path

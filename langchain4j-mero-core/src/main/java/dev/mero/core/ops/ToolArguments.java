@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.Messages;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -77,7 +79,8 @@ public final class ToolArguments {
 
     /**
      * Checks already-decoded values: {@link String}, {@link Integer} (or another integral number that fits an
-     * {@code int}), {@link Boolean}; {@code null} means absent.
+     * {@code int}), {@link Boolean}, any {@link Number} for a {@code number}, a {@link List} for an
+     * {@code array} and a {@link Map} for an {@code object}; {@code null} means absent.
      *
      * @param tool   the tool called
      * @param values the arguments by JSON name
@@ -233,6 +236,21 @@ public final class ToolArguments {
                     return node.booleanValue();
                 }
                 break;
+            case NUMBER:
+                if (node.isNumber()) {
+                    return node.doubleValue();
+                }
+                break;
+            case ARRAY:
+                if (node.isArray()) {
+                    return Collections.unmodifiableList(JSON.convertValue(node, List.class));
+                }
+                break;
+            case OBJECT:
+                if (node.isObject()) {
+                    return Collections.unmodifiableMap(JSON.convertValue(node, Map.class));
+                }
+                break;
             default:
                 break;
         }
@@ -255,6 +273,21 @@ public final class ToolArguments {
             case BOOLEAN:
                 if (value instanceof Boolean) {
                     return value;
+                }
+                break;
+            case NUMBER:
+                if (value instanceof Number number) {
+                    return number.doubleValue();
+                }
+                break;
+            case ARRAY:
+                if (value instanceof List<?> list) {
+                    return Collections.unmodifiableList(new ArrayList<>(list));
+                }
+                break;
+            case OBJECT:
+                if (value instanceof Map<?, ?> map) {
+                    return Collections.unmodifiableMap(new LinkedHashMap<>(map));
                 }
                 break;
             default:
@@ -302,8 +335,12 @@ public final class ToolArguments {
         if (value instanceof CharSequence) {
             return "string";
         }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof BigInteger) {
+            return "integer"; // the words the JSON path uses, so that every binding reads the same
+        }
         if (value instanceof Number) {
-            return "number";
+            return "number with a fraction";
         }
         if (value instanceof Boolean) {
             return "boolean";

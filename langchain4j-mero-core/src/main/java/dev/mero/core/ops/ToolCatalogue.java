@@ -6,6 +6,7 @@ import static dev.mero.core.ops.ParameterType.STRING;
 import static dev.mero.core.ops.ToolParameter.optional;
 import static dev.mero.core.ops.ToolParameter.required;
 
+import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.Permission;
 import java.util.LinkedHashMap;
@@ -50,13 +51,46 @@ public final class ToolCatalogue {
     }
 
     /**
-     * A catalogue of the given tools, e.g. the standard one plus an application's own descriptors.
+     * A catalogue of the given tools, e.g. a subset of the standard one or standard tools described in an
+     * application's own words.
      *
-     * @param tools the tools, with distinct names
+     * @param tools the tools, with distinct names, each named after an operation of the library
      * @return the catalogue
+     * @throws IllegalArgumentException if a name is given twice, a descriptor has no operation (its name is
+     *                                  none of the {@linkplain #standard() standard} tools), or its parameters
+     *                                  are not the ones its operation reads (names and types; a required one
+     *                                  stays required)
      */
     public static ToolCatalogue of(List<ToolDescriptor> tools) {
-        return new ToolCatalogue(Objects.requireNonNull(tools, "tools"));
+        Objects.requireNonNull(tools, "tools");
+        for (ToolDescriptor tool : tools) {
+            ToolDescriptor standard = STANDARD.find(Objects.requireNonNull(tool, "tool").name()).orElse(null);
+            if (standard == null) {
+                // a descriptor no operation implements would be published but never run: refuse it here
+                throw new IllegalArgumentException("Tool " + Messages.quote(tool.name()) + " has no operation: a "
+                        + "catalogue describes tools this library implements (" + String.join(", ",
+                        STANDARD.byName.keySet().stream().sorted().toList()) + "), and a descriptor of another "
+                        + "name would be offered to a model but could never run");
+            }
+            requireParametersOf(standard, tool);
+        }
+        return new ToolCatalogue(tools);
+    }
+
+    /** The operation reads exactly the standard parameters: the same names and types, required ones kept. */
+    private static void requireParametersOf(ToolDescriptor standard, ToolDescriptor tool) {
+        for (ToolParameter parameter : tool.parameters()) {
+            ToolParameter expected = standard.parameter(parameter.name());
+            if (expected == null || expected.type() != parameter.type()
+                    || expected.required() && !parameter.required()) {
+                throw new IllegalArgumentException("Tool " + Messages.quote(tool.name()) + " declares "
+                        + parameter + ", but its operation reads " + standard.parameters());
+            }
+        }
+        if (tool.parameters().size() != standard.parameters().size()) {
+            throw new IllegalArgumentException("Tool " + Messages.quote(tool.name()) + " declares "
+                    + tool.parameters() + ", but its operation reads " + standard.parameters());
+        }
     }
 
     /**
@@ -116,6 +150,7 @@ public final class ToolCatalogue {
                 .parameter(optional("replace_all", BOOLEAN, FileToolTexts.EDIT_FILE_REPLACE_ALL))
                 .parameter(optional("dry_run", BOOLEAN, FileToolTexts.EDIT_FILE_DRY_RUN))
                 .operation(Operation.FILE_READ, Operation.FILE_WRITE).permission(Permission.READ, Permission.WRITE)
+                .untrustedOutput(true) // the diff quotes the file's lines
                 .hints(ToolHints.of(false, true, false, false)).build();
     }
 
@@ -228,6 +263,7 @@ public final class ToolCatalogue {
                 .operation(Operation.DIRECTORY_LIST, Operation.FILE_READ, Operation.FILE_WRITE,
                         Operation.DIRECTORY_CREATE)
                 .permission(Permission.READ, Permission.WRITE)
+                .untrustedOutput(true) // the plan and the report name the files found in the source
                 .hints(ToolHints.of(false, true, true, false)).build();
     }
 }

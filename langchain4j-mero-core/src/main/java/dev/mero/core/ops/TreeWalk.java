@@ -6,6 +6,7 @@ import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +49,21 @@ final class TreeWalk {
         }
 
         /**
+         * Hears of an entry that a protected path covers ({@link SecurityContext#protectedPattern}): it is never
+         * handed to {@link #visit} and a protected directory is never entered, so no visitor can read, copy or
+         * search what it holds. A listing may show the name; everything else skips it (the default).
+         *
+         * @param relative   the entry's path below the start
+         * @param depth      1 for the start directory's own entries
+         * @param attributes its attributes, of the link itself for a link
+         * @param pattern    the protected path glob that covers it
+         * @return {@code false} to stop the walk
+         */
+        default boolean protectedEntry(String relative, int depth, BasicFileAttributes attributes, String pattern) {
+            return true;
+        }
+
+        /**
          * Finishes what the visitor deferred for the entries visited so far: called before the walk enters or
          * judges a subdirectory, before it leaves (and closes) a directory, and before it stops at a bound, so
          * that a visitor that batches the files of a directory answers as if it had handled each one when
@@ -69,14 +85,28 @@ final class TreeWalk {
         boolean stopped;
         int deniedDirectories;
         int notEntered;
+        /** Names the JVM's file-name encoding cannot represent: neither visited nor entered. */
+        int unusableNames;
+        /** Entries a protected path covers, skipped (directories with everything below them). */
+        int protectedEntries;
 
         /**
          * Tells whether the walk saw everything.
          *
-         * @return {@code true} if no bound cut it and the visitor did not stop it
+         * @return {@code true} if no bound cut it, the visitor did not stop it and every name could be read
          */
         boolean complete() {
-            return !cutByEntries && !cutByTime && !stopped;
+            return !cutByEntries && !cutByTime && !stopped && unusableNames == 0;
+        }
+
+        /**
+         * A note for the model on names that could not be read, or nothing.
+         *
+         * @return {@code "\n[...]"} or {@code ""}
+         */
+        String unusableNote() {
+            return unusableNames == 0 ? "" : "\n[" + unusableNames + (unusableNames == 1 ? " name was" : " names were")
+                    + " skipped: " + UnusableName.WHY + ".]";
         }
     }
 
@@ -125,7 +155,7 @@ final class TreeWalk {
 
     /** Returns {@code false} when the walk must stop. */
     private boolean walk(SecureDirectory directory, String prefix, int depth) throws IOException {
-        List<String> names = directory.names(maxEntries - outcome.entries);
+        List<String> names = names(directory);
         Collections.sort(names);
         for (String name : names) {
             if (outcome.entries >= maxEntries) {
@@ -144,6 +174,15 @@ final class TreeWalk {
             }
             outcome.entries++;
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
+            Optional<String> protectedBy = context.protectedPattern(Targets.below(start.realPath(), relative));
+            if (protectedBy.isPresent()) {
+                outcome.protectedEntries++;
+                if (!visitor.protectedEntry(relative, depth, attributes.get(), protectedBy.get())) {
+                    outcome.stopped = true;
+                    return false;
+                }
+                continue;
+            }
             if (!visitor.visit(relative, depth, attributes.get(), directory, name)) {
                 outcome.stopped = true;
                 return false;
@@ -164,6 +203,23 @@ final class TreeWalk {
             }
         }
         return settled();
+    }
+
+    /**
+     * The names of a directory, at most one more than the entries left, read until the deadline: one huge
+     * directory does not outlast it.
+     */
+    private List<String> names(SecureDirectory directory) throws IOException {
+        int max = maxEntries - outcome.entries;
+        List<String> names = new ArrayList<>();
+        directory.scan(name -> {
+            names.add(name);
+            if ((names.size() & 0x3FF) == 0 && deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            return names.size() <= max;
+        }, unusable -> outcome.unusableNames++);
+        return names;
     }
 
     /** Lets the visitor finish deferred work; records a stop. */

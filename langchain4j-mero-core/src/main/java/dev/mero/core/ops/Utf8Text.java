@@ -36,6 +36,34 @@ final class Utf8Text {
     }
 
     /**
+     * The length of a text in UTF-8, as {@link String#getBytes(java.nio.charset.Charset)} encodes it (a lone
+     * surrogate becomes one {@code '?'}), counted without encoding it.
+     *
+     * @param text the text
+     * @return its length in bytes
+     */
+    static long encodedLength(CharSequence text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                bytes++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /**
      * Decodes bytes; a leading byte-order mark is dropped.
      *
      * @param bytes    the buffer

@@ -7,6 +7,7 @@ import dev.mero.core.limit.RetryBudgetStore;
 import dev.mero.core.replay.ReplayStore;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The state several application instances share, in one place (a database): rate-limit buckets, retry
@@ -39,6 +40,21 @@ public interface PolicyStore extends AutoCloseable {
      * @return the approval store
      */
     ApprovalStore approvals(Duration timeout);
+
+    /**
+     * The approval queue of one context (one tenant): a store that keeps queues lists and decides only the
+     * requests made through the same queue, so an operator of one tenant never sees or answers another's. A
+     * policy file's {@code backend: store} asks for the queue of its context's name. The default, for a store
+     * without queues, is {@link #approvals(Duration)}.
+     *
+     * @param timeout how long a request waits before it abstains (and can no longer be decided)
+     * @param queue   the queue's name, usually the context's name
+     * @return the approval store of that queue
+     */
+    default ApprovalStore approvals(Duration timeout, String queue) {
+        Objects.requireNonNull(queue, "queue");
+        return approvals(timeout);
+    }
 
     /**
      * The shared replay store of tool-call ids.

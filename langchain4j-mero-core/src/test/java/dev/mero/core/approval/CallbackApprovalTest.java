@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.ApprovalDeniedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,8 +51,19 @@ class CallbackApprovalTest {
     }
 
     @Test
-    void noAnswerInTimeAbstainsAndCancelsTheQuestion() throws Exception {
+    void noAnswerInTimeIsATimeoutAndCancelsTheQuestion() {
         CallbackApproval approval = capturing().timeout(Duration.ofMillis(100)).build();
+
+        assertThatThrownBy(() -> approval.decide(request)).isInstanceOf(ApprovalTimeoutException.class)
+                .hasMessage("Approval of 'WRITE: /ws/a.txt' timed out in context 'worker_1': nobody decided within 0.1s, "
+                        + "so the action was not run.");
+        assertThat(handedOut.get()).isCancelled();
+    }
+
+    @Test
+    void theTimeoutDecisionCanBeAbstain() throws Exception {
+        CallbackApproval approval = capturing().timeout(Duration.ofMillis(100))
+                .timeoutDecision(ApprovalDecision.ABSTAIN).build();
 
         assertThat(approval.decide(request)).isEqualTo(ApprovalDecision.ABSTAIN);
         assertThat(handedOut.get()).isCancelled();

@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Permission;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -130,13 +131,15 @@ class ConsoleApprovalTest {
     }
 
     @Test
-    void noAnswerInTimeDenies() throws Exception {
+    void noAnswerInTimeIsATimeout() throws Exception {
         try (PipedWriter keyboard = new PipedWriter(); PipedReader input = new PipedReader(keyboard)) {
             ConsoleApproval console = scripted(input, Duration.ofMillis(200));
 
             // nobody ever types: only the timeout can end the wait
-            assertThat(console.decide(request)).isEqualTo(ApprovalDecision.DENIED);
-            assertThat(output.toString()).endsWith("\nNo answer within 0.2s: denied.\n");
+            assertThatThrownBy(() -> console.decide(request)).isInstanceOf(ApprovalTimeoutException.class)
+                .hasMessage("Approval of 'WRITE: /ws/a.txt' timed out in context 'worker_1': nobody decided within 0.2s, "
+                        + "so the action was not run.");
+            assertThat(output.toString()).endsWith("\nNo answer within 0.2s: timed out, not approved.\n");
         }
     }
 
@@ -146,7 +149,8 @@ class ConsoleApprovalTest {
             keyboard.write("y");
             keyboard.flush();
 
-            assertThat(scripted(input, Duration.ofMillis(200)).decide(request)).isEqualTo(ApprovalDecision.DENIED);
+            assertThatThrownBy(() -> scripted(input, Duration.ofMillis(200)).decide(request))
+                    .isInstanceOf(ApprovalTimeoutException.class);
         }
     }
 
@@ -169,9 +173,10 @@ class ConsoleApprovalTest {
             }
         };
 
-        assertThat(scripted(endless, Duration.ofMillis(200)).decide(request)).isEqualTo(ApprovalDecision.DENIED);
-        assertThat(ConsoleApproval.builder().input(endless).output(output).timeout(Duration.ofMillis(200)).build()
-                .decide(request)).isEqualTo(ApprovalDecision.DENIED);
+        assertThatThrownBy(() -> scripted(endless, Duration.ofMillis(200)).decide(request))
+                .isInstanceOf(ApprovalTimeoutException.class);
+        assertThatThrownBy(() -> ConsoleApproval.builder().input(endless).output(output)
+                .timeout(Duration.ofMillis(200)).build().decide(request)).isInstanceOf(ApprovalTimeoutException.class);
         BlockingCall interrupted = BlockingCall.start(() -> scripted(endless, Duration.ofMinutes(5)).decide(request));
         interrupted.interrupt();
         assertThat(interrupted.failure()).isInstanceOf(InterruptedException.class);

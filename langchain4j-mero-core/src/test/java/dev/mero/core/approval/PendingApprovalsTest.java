@@ -1,5 +1,6 @@
 package dev.mero.core.approval;
 
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Permission;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -77,10 +78,12 @@ class PendingApprovalsTest {
     }
 
     @Test
-    void anUnansweredRequestAbstainsAndIsWithdrawn() throws Exception {
+    void anUnansweredRequestTimesOutAndIsWithdrawn() {
         PendingApprovals pending = PendingApprovals.builder().timeout(Duration.ofMillis(100)).build();
 
-        assertThat(pending.decide(Requests.write("/ws/a.txt"))).isEqualTo(ApprovalDecision.ABSTAIN);
+        assertThatThrownBy(() -> pending.decide(Requests.write("/ws/a.txt"))).isInstanceOf(ApprovalTimeoutException.class)
+                .hasMessage("Approval of 'WRITE: /ws/a.txt' timed out in context 'worker_1': nobody decided within 0.1s, "
+                        + "so the action was not run.");
         assertThat(pending.pending()).isEmpty();
     }
 

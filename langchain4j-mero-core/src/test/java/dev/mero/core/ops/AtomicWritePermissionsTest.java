@@ -24,14 +24,14 @@ class AtomicWritePermissionsTest {
         Files.writeString(script, "#!/bin/sh\necho old\n");
         Set<PosixFilePermission> executable = PosixFilePermissions.fromString("rwxr-x---");
         Files.setPosixFilePermissions(script, executable);
-        Path key = w.ws.resolve("key.pem");
+        Path key = w.ws.resolve("private-notes.txt");
         Files.writeString(key, "old key\n");
         Set<PosixFilePermission> privateToOwner = PosixFilePermissions.fromString("rw-------");
         Files.setPosixFilePermissions(key, privateToOwner);
         MeroOperations ops = w.ops();
 
         ops.call("write_file", "{\"path\":\"/ws/run.sh\",\"content\":\"#!/bin/sh\\necho new\\n\"}");
-        ops.call("write_file", "{\"path\":\"/ws/key.pem\",\"content\":\"new key\\n\"}");
+        ops.call("write_file", "{\"path\":\"/ws/private-notes.txt\",\"content\":\"new key\\n\"}");
 
         assertThat(Files.readString(script)).isEqualTo("#!/bin/sh\necho new\n");
         assertThat(Files.getPosixFilePermissions(script)).isEqualTo(executable);

@@ -65,7 +65,16 @@ class HintsDetailsDeadlineTest {
         DeadlineText future = new DeadlineText(text, System.nanoTime() + 3_600_000_000_000L);
         assertThat(future.length()).isEqualTo(10_000);
         assertThat(future.toString()).isEqualTo(text);
-        assertThat(java.util.regex.Pattern.compile("a+$").matcher(future).find()).isTrue();
+        assertThat(com.google.re2j.Pattern.compile("a+$").matcher(future).find()).isTrue();
+        DeadlineText line = new DeadlineText("one\ntwo\n", System.nanoTime() + 3_600_000_000_000L).window(4, 7);
+        assertThat(line.length()).isEqualTo(3);
+        assertThat(line.charAt(0)).isEqualTo('t');
+        assertThat(line.toString()).isEqualTo("two");
+        assertThat(line.subSequence(1, 3).toString()).isEqualTo("wo");
+        assertThat(com.google.re2j.Pattern.compile("^two$").matcher(line).find()).isTrue();
+        DeadlineText late = new DeadlineText("x".repeat(10_000), System.nanoTime() - 1_000_000_000L).window(10, 9000);
+        assertThatThrownBy(() -> com.google.re2j.Pattern.compile("(x|xx)+y").matcher(late).find())
+                .isInstanceOf(DeadlineText.Expired.class);
         CharSequence part = new DeadlineText("abcdef", System.nanoTime() - 1_000_000_000L).subSequence(1, 4);
         assertThat(part.toString()).isEqualTo("bcd");
         assertThatThrownBy(() -> {

@@ -76,12 +76,19 @@ class SearchCommandSyncTest {
     }
 
     @Test
-    void aCatastrophicPatternIsStoppedByTheTimeLimit() throws IOException {
+    void aFormerlyCatastrophicPatternCompletesAndALongMatchIsStoppedByTheTimeLimit() throws IOException {
         Files.writeString(w.ws.resolve("slow.txt"), "a".repeat(40) + "!\n");
         MeroOperations quick = MeroOperations.builder(w.contextBuilder().build())
                 .limits(OperationLimits.builder().searchTimeoutMillis(200).build()).build();
         assertThat(quick.call("search_text", "{\"path\":\"/ws/slow.txt\",\"pattern\":\"((a+)+)+b\"}"))
-                .contains("[Incomplete: the search reached its time limit of 200 ms");
+                .isEqualTo("No line in '/ws/slow.txt' matches '((a+)+)+b' (searched 1 file).");
+        // linear time is still time: one line of a mebibyte takes the engine far longer than 1 ms, and the
+        // deadline is checked while the line is matched
+        Files.writeString(w.ws.resolve("slow.txt"), "a".repeat(1024 * 1024 - 1) + "\n");
+        MeroOperations instant = MeroOperations.builder(w.contextBuilder().build())
+                .limits(OperationLimits.builder().searchTimeoutMillis(1).build()).build();
+        assertThat(instant.call("search_text", "{\"path\":\"/ws/slow.txt\",\"pattern\":\"(a|aa)+b\"}"))
+                .contains("[Incomplete: the search reached its time limit of 1 ms");
     }
 
     @Test

@@ -178,7 +178,7 @@ class SearchTextTest {
                 .startsWith("Error: Invalid input: 'pattern' must be a regular expression of 1 to 1000 characters.");
         assertThat(search("/ws", "n".repeat(1000))).startsWith("No line in '/ws' matches");
         assertThat(search("/ws", "ab(c"))
-                .startsWith("Error: Invalid input: 'pattern' is not a valid regular expression (Unclosed group near "
-                        + "index 4). Expected ");
+                .startsWith("Error: Invalid input: 'pattern' is not a valid regular expression (missing closing ) "
+                        + "at 'ab(c'); search_text uses RE2 syntax. Expected ");
     }
 }

@@ -155,8 +155,13 @@ class ToolArgumentsTest {
     void namesTheJavaTypeOfADecodedValueOfTheWrongType() {
         assertThatThrownBy(() -> ToolArguments.of(readFile, Map.of("path", new StringBuilder("a"))))
                 .hasMessageContaining("'path' must be a JSON string, not string.");
+        // the same words as for the JSON text {"path": 3}, so that a binding that hands decoded values reads the same
         assertThatThrownBy(() -> ToolArguments.of(readFile, Map.of("path", 3)))
-                .hasMessageContaining("'path' must be a JSON string, not number.");
+                .hasMessageContaining("'path' must be a JSON string, not integer.");
+        assertThatThrownBy(() -> ToolArguments.of(readFile, Map.of("path", 3L)))
+                .hasMessageContaining("'path' must be a JSON string, not integer.");
+        assertThatThrownBy(() -> ToolArguments.of(readFile, Map.of("path", 2.5)))
+                .hasMessageContaining("'path' must be a JSON string, not number with a fraction.");
         assertThatThrownBy(() -> ToolArguments.of(readFile, Map.of("path", Boolean.TRUE)))
                 .hasMessageContaining("'path' must be a JSON string, not boolean.");
         assertThatThrownBy(() -> ToolArguments.of(readFile, Map.of("path", List.of("a"))))

@@ -70,6 +70,7 @@ class PolicyStoreSectionTest {
         assertThat(context.replayStore()).containsSame(store.replays);
         assertThat(context.approval().orElseThrow()).isInstanceOf(PendingApprovals.class);
         assertThat(store.approvalTimeout).isEqualTo(Duration.ofMinutes(3));
+        assertThat(store.approvalQueue).as("the context's own approval queue").isEqualTo("worker_1");
         // a narrowed child shares the store: its own limit is a bucket of its own name
         SecurityContext child = context.narrow("worker_1_child").rateLimit(
                 dev.mero.core.limit.RateLimit.perMinute(10)).build();

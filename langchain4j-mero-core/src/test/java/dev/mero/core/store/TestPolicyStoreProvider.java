@@ -56,6 +56,7 @@ public final class TestPolicyStoreProvider implements PolicyStoreProvider {
         final Map<String, Integer> failures = new ConcurrentHashMap<>();
         final InMemoryReplayStore replays = InMemoryReplayStore.create();
         Duration approvalTimeout;
+        String approvalQueue;
 
         TestStore(PolicyStoreSettings settings) {
             this.settings = settings;
@@ -75,6 +76,12 @@ public final class TestPolicyStoreProvider implements PolicyStoreProvider {
         public ApprovalStore approvals(Duration timeout) {
             approvalTimeout = timeout;
             return PendingApprovals.builder().timeout(timeout).build();
+        }
+
+        @Override
+        public ApprovalStore approvals(Duration timeout, String queue) {
+            approvalQueue = queue;
+            return PolicyStore.super.approvals(timeout, queue);
         }
 
         @Override

@@ -1,9 +1,11 @@
 package dev.mero.examples.readme;
 
+import static dev.mero.tools.testing.ScriptedChatModel.lastToolResults;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.mero.core.SecureFiles;
@@ -20,12 +22,14 @@ import dev.mero.core.command.CommandResult;
 import dev.mero.core.command.CommandSandbox;
 import dev.mero.tools.DelegationTools;
 import dev.mero.tools.MeroTools;
+import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The Java snippets of the README, compiled and run by {@link ReadmeSnippetsRunTest}. Each region between
@@ -50,14 +54,27 @@ final class ReadmeSnippets {
         String chat(String request);
     }
 
-    private final String workspace;
-    private final String docs;
+    // Paths, so the snippets show PathEntry.of(Path, ...); PathEntry.of(String, ...) reads the same
+    private final Path workspace;
+    private final Path docs;
     private final ChatModel model;
 
     ReadmeSnippets(Path workspace, Path docs, ChatModel model) {
-        this.workspace = workspace.toString();
-        this.docs = docs.toString();
+        this.workspace = workspace;
+        this.docs = docs;
         this.model = model;
+    }
+
+    /** A test of your own agent: the model is a script, the tool loop and the tools are real. */
+    Assistant scriptedModel(SecurityContext context) {
+        // README:begin scripted-model
+        ScriptedChatModel model = new ScriptedChatModel()
+                .callTool("read_file", Map.of("path", "/ws/notes.txt"))
+                .then(request -> AiMessage.from("The notes say: " + lastToolResults(request).get(0).text()));
+        Assistant assistant = MeroTools.configure(AiServices.builder(Assistant.class).chatModel(model), context)
+                .build();
+        // README:end
+        return assistant;
     }
 
     Assistant usingLangChain4j() {
@@ -106,6 +123,18 @@ final class ReadmeSnippets {
         String forTheModel = result.toModelText();   // output, or "Error: command exited with code 128. ..."
         // README:end
         return forTheModel;
+    }
+
+    SecurityContext protectedPaths() {
+        // README:begin protected-paths
+        SecurityContext context = SecurityContext.builder()
+                .path(PathEntry.of(workspace, "ws", Permission.READ, Permission.WRITE, Permission.EXECUTE))
+                .protectedPaths("**/*.sqlite", "config/creds.yaml")   // added to the default set
+                // .defaultProtectedPaths(false)                      // drop the default set
+                .build();
+        context.protectedPaths();   // the globs in force, the default set first
+        // README:end
+        return context;
     }
 
     SecurityContext[] sandboxSettings() {

@@ -56,6 +56,18 @@ class ReadmeSnippetsRunTest {
     }
 
     @Test
+    void theScriptedModelSnippetRunsTheRealToolLoopWithoutAModel() {
+        SecurityContext context = SecurityContext.builder()
+                .path(PathEntry.of(workspace, "ws", Permission.READ))
+                .build();
+
+        String answer = snippets().scriptedModel(context).chat("What do my notes say?");
+
+        // the file text reaches the model inside <untrusted-data ...> markers
+        assertThat(answer).startsWith("The notes say: ").contains("three little words");
+    }
+
+    @Test
     void thePathSnippetResolvesTheVirtualPathToTheCanonicalHostPath() throws IOException {
         ResolvedPath target = snippets().paths();
 
@@ -71,6 +83,16 @@ class ReadmeSnippetsRunTest {
         assertThat(init.exitValue()).isZero();
 
         assertThat(snippets().commands()).contains("?? notes.txt");
+    }
+
+    @Test
+    void theProtectedPathsSnippetAddsItsGlobsToTheDefaultSet() throws IOException {
+        Files.writeString(workspace.resolve(".env"), "TOKEN=1");
+        SecurityContext context = snippets().protectedPaths();
+
+        assertThat(context.protectedPaths()).startsWith(".env").endsWith("**/*.sqlite", "config/creds.yaml");
+        assertThatThrownBy(() -> context.checkPathAccess("/ws/.env", Permission.READ))
+                .hasMessageContaining("protected by the pattern '.env'");
     }
 
     @Test

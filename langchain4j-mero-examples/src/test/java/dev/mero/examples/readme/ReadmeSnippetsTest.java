@@ -16,9 +16,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Holds the README's Java snippets equal to compiled, tested code: every {@code ```java} block of the README
- * must be one region of {@link ReadmeSnippets} or the PostgreSQL module's {@code ReadmeSnippetsPostgres} (marked
- * {@code // README:begin name} ... {@code // README:end}), and tests run those regions. A README snippet that drifts from the code fails here.
+ * Holds the documentation's Java snippets equal to compiled, tested code: every {@code ```java} block of the
+ * README, {@code CONTRIBUTING.md}, {@code SECURITY.md} and the {@code docs/} pages ({@link DocPages}) must be one
+ * region of {@link ReadmeSnippets}, the PostgreSQL module's {@code ReadmeSnippetsPostgres} or the Spring AI
+ * module's {@code ReadmeSnippetTest} (marked {@code // README:begin name} ... {@code // README:end}), and tests
+ * run those regions. A snippet that drifts from the code fails here.
  */
 class ReadmeSnippetsTest {
 
@@ -27,31 +29,34 @@ class ReadmeSnippetsTest {
             Pattern.compile("// README:begin ([\\w-]+)\\n(.*?)\\n\\s*// README:end", Pattern.DOTALL);
 
     @Test
-    void everyJavaBlockOfTheReadmeIsARegionOfTheCompiledSnippets() throws IOException {
+    void everyJavaBlockOfEveryPageIsARegionOfTheCompiledSnippets() throws IOException {
         Map<String, String> regions = regions();
-        List<String> blocks = readmeJavaBlocks();
 
-        assertThat(blocks).as("Java blocks in README.md").isNotEmpty();
-        for (String block : blocks) {
-            assertThat(regions.values())
-                    .as("README block not found verbatim in ReadmeSnippets.java:%n%s", block)
-                    .contains(normalise(block));
+        assertThat(javaBlocks(DocPages.repositoryRoot().resolve("README.md"))).as("Java blocks in README.md")
+                .isNotEmpty();
+        for (Path page : DocPages.all()) {
+            for (String block : javaBlocks(page)) {
+                assertThat(regions.values())
+                        .as("%s: block not found verbatim in the snippet sources:%n%s", DocPages.name(page), block)
+                        .contains(normalise(block));
+            }
         }
     }
 
     @Test
-    void everyRegionAppearsInTheReadme() throws IOException {
-        List<String> blocks = readmeJavaBlocks().stream().map(ReadmeSnippetsTest::normalise).toList();
+    void everyRegionAppearsInSomePage() throws IOException {
+        List<String> blocks = new ArrayList<>();
+        for (Path page : DocPages.all()) {
+            javaBlocks(page).stream().map(ReadmeSnippetsTest::normalise).forEach(blocks::add);
+        }
 
         regions().forEach((name, region) ->
-                assertThat(blocks).as("region '%s' of ReadmeSnippets.java is missing from README.md", name)
-                        .contains(region));
+                assertThat(blocks).as("region '%s' of the snippet sources is in no page", name).contains(region));
     }
 
-    static List<String> readmeJavaBlocks() throws IOException {
-        String readme = Files.readString(repositoryRoot().resolve("README.md"), StandardCharsets.UTF_8);
+    static List<String> javaBlocks(Path page) {
         List<String> blocks = new ArrayList<>();
-        Matcher matcher = JAVA_BLOCK.matcher(readme);
+        Matcher matcher = JAVA_BLOCK.matcher(DocPages.read(page));
         while (matcher.find()) {
             blocks.add(matcher.group(1));
         }
@@ -67,7 +72,7 @@ class ReadmeSnippetsTest {
     static Map<String, String> regions() throws IOException {
         Map<String, String> regions = new LinkedHashMap<>();
         for (String source : SNIPPET_SOURCES) {
-            String text = Files.readString(repositoryRoot().resolve(source), StandardCharsets.UTF_8);
+            String text = Files.readString(DocPages.repositoryRoot().resolve(source), StandardCharsets.UTF_8);
             Matcher matcher = REGION.matcher(text);
             while (matcher.find()) {
                 assertThat(regions.put(matcher.group(1), normalise(matcher.group(2))))
@@ -91,10 +96,5 @@ class ReadmeSnippetsTest {
                 .mapToInt(line -> line.length() - line.stripLeading().length()).min().orElse(0);
         return lines.stream().map(line -> line.isBlank() ? "" : line.substring(indent).stripTrailing())
                 .collect(Collectors.joining("\n"));
-    }
-
-    private static Path repositoryRoot() {
-        Path here = Path.of("").toAbsolutePath();
-        return Files.exists(here.resolve("README.md")) ? here : here.getParent();
     }
 }

@@ -17,20 +17,56 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The README's tool reference table is the catalogue's: rendered here from {@link ToolCatalogue#standard()}. */
+/**
+ * The tool table of {@code docs/tools.md} is the catalogue's: rendered here from {@link ToolCatalogue#standard()}
+ * and compared with the lines between {@value #BEGIN} and {@value #END}. With {@code -Dmero.docs.write=true} the
+ * test writes the rendered table there instead (CONTRIBUTING.md gives the command), so a changed tool is one
+ * command away from its documentation.
+ */
 class ToolReferenceTableTest {
 
-    @Test
-    void theReadmeShowsTheCatalogueAsItIs() throws IOException {
-        Path root = Path.of("").toAbsolutePath();
-        Path readme = Files.exists(root.resolve("README.md")) ? root.resolve("README.md")
-                : root.getParent().resolve("README.md");
+    static final String BEGIN = "<!-- tool-table:begin -->";
+    static final String END = "<!-- tool-table:end -->";
 
+    @Test
+    void theToolsPageShowsTheCatalogueAsItIs() throws IOException {
+        Path page = DocPages.docs("tools.md");
+        String text = Files.readString(page, StandardCharsets.UTF_8);
         String expected = table(ToolCatalogue.standard());
 
-        assertThat(Files.readString(readme, StandardCharsets.UTF_8))
-                .as("README.md must contain the tool table rendered from the catalogue:%n%s", expected)
-                .contains(expected);
+        if (Boolean.getBoolean("mero.docs.write")) {
+            text = withTable(text, expected);
+            Files.writeString(page, text, StandardCharsets.UTF_8);
+        }
+
+        assertThat(tableIn(text))
+                .as("docs/tools.md must hold the tool table rendered from the catalogue (regenerate it with "
+                        + "-Dmero.docs.write=true, see CONTRIBUTING.md):%n%s", expected)
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void writingTheTableReplacesOnlyWhatLiesBetweenTheMarkers() {
+        String page = "# Tools\n\nbefore\n" + BEGIN + "\n| old |\n" + END + "\nafter\n";
+
+        String written = withTable(page, "| new |\n");
+
+        assertThat(written).isEqualTo("# Tools\n\nbefore\n" + BEGIN + "\n| new |\n" + END + "\nafter\n");
+        assertThat(tableIn(written)).isEqualTo("| new |\n");
+    }
+
+    /** The text between the markers (after the begin marker's line break). */
+    static String tableIn(String page) {
+        int begin = page.indexOf(BEGIN);
+        int end = page.indexOf(END);
+        assertThat(begin).as("the page has the markers %s ... %s", BEGIN, END).isNotNegative();
+        assertThat(end).as("the end marker follows the begin marker").isGreaterThan(begin);
+        return page.substring(begin + BEGIN.length() + 1, end);
+    }
+
+    static String withTable(String page, String table) {
+        int begin = page.indexOf(BEGIN) + BEGIN.length() + 1;
+        return page.substring(0, begin) + table + page.substring(page.indexOf(END));
     }
 
     static String table(ToolCatalogue catalogue) {

@@ -1,9 +1,10 @@
 -- langchain4j-mero-postgres schema, version 1: the state several application instances share.
 -- Applied by SchemaMigrations when asked (migrate = true), inside one transaction, under an advisory lock.
+-- ${schema} is the store's schema, quoted; SchemaMigrations runs it with search_path = pg_catalog, ${schema}.
 
 -- Token buckets. One permit is `cost` tokens (the period in microseconds); every microsecond adds
 -- `permits` tokens, never beyond `capacity` (cost * burst). The bucket's name includes its limit.
-CREATE TABLE mero_rate_bucket (
+CREATE TABLE ${schema}.mero_rate_bucket (
     bucket      text        PRIMARY KEY,
     tokens      bigint      NOT NULL CHECK (tokens >= 0),
     refilled_at timestamptz NOT NULL
@@ -11,7 +12,7 @@ CREATE TABLE mero_rate_bucket (
 
 -- Refills the bucket to now and, when p_take and a permit is there, takes it. One call, one row lock:
 -- concurrent instances never take more permits than the bucket holds.
-CREATE FUNCTION mero_take_permit(p_bucket text, p_capacity bigint, p_cost bigint, p_permits bigint,
+CREATE FUNCTION ${schema}.mero_take_permit(p_bucket text, p_capacity bigint, p_cost bigint, p_permits bigint,
                                  p_take boolean)
     RETURNS TABLE (taken boolean, tokens bigint)
     LANGUAGE plpgsql AS $$
@@ -39,7 +40,7 @@ END
 $$;
 
 -- Consecutive failures of one call (operation + SHA-256 digest of its arguments; never the arguments).
-CREATE TABLE mero_retry_budget (
+CREATE TABLE ${schema}.mero_retry_budget (
     scope        text        NOT NULL,
     operation    text        NOT NULL,
     digest       text        NOT NULL,
@@ -47,13 +48,13 @@ CREATE TABLE mero_retry_budget (
     last_failure timestamptz NOT NULL,
     PRIMARY KEY (scope, operation, digest)
 );
-CREATE INDEX mero_retry_budget_last_failure ON mero_retry_budget (last_failure);
+CREATE INDEX mero_retry_budget_last_failure ON ${schema}.mero_retry_budget (last_failure);
 
 -- Approval requests. Exactly one decision per request: it is written once (decision IS NULL before), and a
 -- trigger refuses to change it afterwards or to approve a request that expired. Any writer (a web page, a
 -- chat bot) may decide:  UPDATE mero_approval SET decision = 'APPROVED', decided_by = 'alice'
 --                        WHERE id = '...' AND decision IS NULL;
-CREATE TABLE mero_approval (
+CREATE TABLE ${schema}.mero_approval (
     id           text        PRIMARY KEY,
     context_name text        NOT NULL,
     action       text        NOT NULL,
@@ -68,9 +69,9 @@ CREATE TABLE mero_approval (
     decided_at   timestamptz,
     decided_by   text
 );
-CREATE INDEX mero_approval_waiting ON mero_approval (requested_at) WHERE decision IS NULL;
+CREATE INDEX mero_approval_waiting ON ${schema}.mero_approval (requested_at) WHERE decision IS NULL;
 
-CREATE FUNCTION mero_approval_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION ${schema}.mero_approval_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF OLD.decision IS NOT NULL AND NEW.decision IS DISTINCT FROM OLD.decision THEN
         RAISE EXCEPTION 'approval request % was already decided (%)', OLD.id, OLD.decision
@@ -86,23 +87,23 @@ BEGIN
     RETURN NEW;
 END
 $$;
-CREATE TRIGGER mero_approval_guard BEFORE UPDATE ON mero_approval
-    FOR EACH ROW EXECUTE FUNCTION mero_approval_guard();
+CREATE TRIGGER mero_approval_guard BEFORE UPDATE ON ${schema}.mero_approval
+    FOR EACH ROW EXECUTE FUNCTION ${schema}.mero_approval_guard();
 
-CREATE FUNCTION mero_approval_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION ${schema}.mero_approval_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_notify(CASE WHEN TG_OP = 'INSERT' THEN 'mero_approval_requested' ELSE 'mero_approval_decided' END,
                       left(NEW.id, 1000));
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER mero_approval_requested AFTER INSERT ON mero_approval
-    FOR EACH ROW EXECUTE FUNCTION mero_approval_notify();
-CREATE TRIGGER mero_approval_decided AFTER UPDATE OF decision ON mero_approval
-    FOR EACH ROW WHEN (OLD.decision IS NULL AND NEW.decision IS NOT NULL) EXECUTE FUNCTION mero_approval_notify();
+CREATE TRIGGER mero_approval_requested AFTER INSERT ON ${schema}.mero_approval
+    FOR EACH ROW EXECUTE FUNCTION ${schema}.mero_approval_notify();
+CREATE TRIGGER mero_approval_decided AFTER UPDATE OF decision ON ${schema}.mero_approval
+    FOR EACH ROW WHEN (OLD.decision IS NULL AND NEW.decision IS NOT NULL) EXECUTE FUNCTION ${schema}.mero_approval_notify();
 
 -- Replayed tool calls: the first instance to insert an id runs the call; the result is written once.
-CREATE TABLE mero_replay (
+CREATE TABLE ${schema}.mero_replay (
     scope        text        NOT NULL,
     call_id      text        NOT NULL,
     result       text,
@@ -110,20 +111,20 @@ CREATE TABLE mero_replay (
     completed_at timestamptz,
     PRIMARY KEY (scope, call_id)
 );
-CREATE INDEX mero_replay_claimed_at ON mero_replay (claimed_at);
+CREATE INDEX mero_replay_claimed_at ON ${schema}.mero_replay (claimed_at);
 
-CREATE FUNCTION mero_replay_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION ${schema}.mero_replay_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_notify('mero_replay_completed', left(NEW.call_id, 1000));
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER mero_replay_completed AFTER UPDATE OF result ON mero_replay
-    FOR EACH ROW WHEN (OLD.result IS NULL AND NEW.result IS NOT NULL) EXECUTE FUNCTION mero_replay_notify();
+CREATE TRIGGER mero_replay_completed AFTER UPDATE OF result ON ${schema}.mero_replay
+    FOR EACH ROW WHEN (OLD.result IS NULL AND NEW.result IS NOT NULL) EXECUTE FUNCTION ${schema}.mero_replay_notify();
 
 -- The audit trail: one row per decision. No file contents, diffs, environments or secrets: the columns are
 -- those of dev.mero.core.audit.AuditEvent, which has no field for them.
-CREATE TABLE mero_audit (
+CREATE TABLE ${schema}.mero_audit (
     id           bigserial   PRIMARY KEY,
     occurred_at  timestamptz NOT NULL,
     recorded_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
@@ -140,7 +141,7 @@ CREATE TABLE mero_audit (
     content_sha256 text,
     instance     text        NOT NULL
 );
-CREATE INDEX mero_audit_context_time ON mero_audit (context_name, occurred_at);
-CREATE INDEX mero_audit_outcome_time ON mero_audit (outcome, occurred_at);
-CREATE INDEX mero_audit_time ON mero_audit (occurred_at);
-CREATE INDEX mero_audit_request ON mero_audit (request_id) WHERE request_id IS NOT NULL;
+CREATE INDEX mero_audit_context_time ON ${schema}.mero_audit (context_name, occurred_at);
+CREATE INDEX mero_audit_outcome_time ON ${schema}.mero_audit (outcome, occurred_at);
+CREATE INDEX mero_audit_time ON ${schema}.mero_audit (occurred_at);
+CREATE INDEX mero_audit_request ON ${schema}.mero_audit (request_id) WHERE request_id IS NOT NULL;

@@ -1,3 +1,3 @@
 -- Operator-only facts of an audit event (the host path a link led to, a bwrap failure): never shown to the
 -- model, kept for operators beside the targets.
-ALTER TABLE mero_audit ADD COLUMN detail text;
+ALTER TABLE ${schema}.mero_audit ADD COLUMN detail text;

@@ -1,0 +1,237 @@
+package dev.mero.core.ops;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.FileSystemException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs an {@code open} that could block on a thread of its own, so that the caller waits a bounded time.
+ *
+ * <p>Java opens files and directories without {@code O_NONBLOCK} or {@code O_DIRECTORY}, so an {@code open} of a
+ * FIFO blocks until a writer appears, and a swap of a checked file or directory for a FIFO between the type check
+ * and the {@code open} would block the calling thread for good. The open therefore runs on an opener thread while
+ * the caller waits: after {@link #RELEASE_AFTER_NANOS} a pipe found at the name is opened for reading and writing
+ * and closed again (which never blocks on Linux and lets the blocked open return, to be refused by the caller's
+ * type check), and after {@link #GIVE_UP_AFTER_NANOS} the caller gives up with a refusal. An open that cannot be
+ * released (a pipe this process may read but not write, a device) keeps its thread until it returns, then closes
+ * what it opened; at most {@link #MAX_THREADS} threads are ever used, so a planted pipe costs a bounded number of
+ * threads, never the caller.
+ *
+ * <p>A thread that a caller already waits for with a bound of its own ({@link #boundedThread}) opens inline,
+ * without a hand-off: {@code search_text}'s workers open thousands of files.
+ */
+final class BoundedOpen {
+
+    /** How long an open runs before a pipe at its name is released. */
+    static final long RELEASE_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a caller waits for an open at most. */
+    static final long GIVE_UP_AFTER_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** The most opener threads at once, blocked ones included. */
+    static final int MAX_THREADS = 32;
+
+    /** How often a task is offered again, a millisecond apart, while every opener thread is busy. */
+    private static final int START_ATTEMPTS = 20;
+
+    private static final ThreadLocal<Boolean> BOUNDED = ThreadLocal.withInitial(() -> false);
+
+    private static final ThreadPoolExecutor OPENERS = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), task -> boundedThread(task, "mero-open"));
+
+    private BoundedOpen() {
+    }
+
+    /** An open to run. */
+    @FunctionalInterface
+    interface Call<T extends Closeable> {
+        /**
+         * Opens.
+         *
+         * @return what was opened
+         * @throws IOException if it cannot be opened
+         */
+        T open() throws IOException;
+    }
+
+    /**
+     * A daemon thread whose caller bounds its wait itself: opens on it run inline.
+     *
+     * @param task what it runs
+     * @param name its name
+     * @return the thread, not started
+     */
+    static Thread boundedThread(Runnable task, String name) {
+        Thread thread = new Thread(() -> {
+            BOUNDED.set(true);
+            task.run();
+        }, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * Opens, waiting a bounded time.
+     *
+     * @param call    the open
+     * @param keep    what the open uses (its directory), already retained for it: closed when the open returns,
+     *                so that a blocked open never has its directory closed under it
+     * @param release asks for a pipe at the opened name to be released; run on the caller's thread, so it must
+     *                hand anything that could block to another thread ({@link #release(Runnable)})
+     * @param <T>     what is opened
+     * @return what was opened
+     * @throws IOException if the open fails, or does not complete within {@link #GIVE_UP_AFTER_NANOS}
+     */
+    static <T extends Closeable> T open(Call<T> call, Closeable keep, Runnable release) throws IOException {
+        if (BOUNDED.get()) {
+            try (keep) {
+                return call.open();
+            }
+        }
+        Task<T> task = new Task<>(call, keep);
+        if (!start(task)) {
+            keep.close();
+            throw new FileSystemException(null, null, MAX_THREADS + " opens are blocked already (a pipe or device "
+                    + "in place of a file or directory?); nothing more is opened until they end");
+        }
+        return task.await(release);
+    }
+
+    /**
+     * Runs a release on an opener thread, without waiting for it.
+     *
+     * @param release the release
+     * @return whether it was started (not if every opener thread is busy)
+     */
+    static boolean release(Runnable release) {
+        return start(release);
+    }
+
+    /** Hands a task to an opener thread; when all are busy, waits a little for one that is about to be free. */
+    private static boolean start(Runnable task) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                OPENERS.execute(task);
+                return true;
+            } catch (RejectedExecutionException e) {
+                if (attempt == START_ATTEMPTS) {
+                    return false;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (IOException | RuntimeException e) {
+            // nothing depends on it any more
+        }
+    }
+
+    /** One open and its outcome. */
+    private static final class Task<T extends Closeable> implements Runnable {
+        private final Call<T> call;
+        private final Closeable keep;
+        private T opened;
+        private Throwable failure;
+        private boolean done;
+        private boolean abandoned;
+
+        Task(Call<T> call, Closeable keep) {
+            this.call = call;
+            this.keep = keep;
+        }
+
+        @Override
+        public void run() {
+            T result = null;
+            Throwable failed = null;
+            try {
+                result = call.open();
+            } catch (Throwable t) {
+                failed = t;
+            }
+            // let go of the directory before the caller hears of it, so that the caller's close is the last one
+            closeQuietly(keep);
+            boolean unwanted;
+            synchronized (this) {
+                opened = result;
+                failure = failed;
+                done = true;
+                unwanted = abandoned;
+                notifyAll();
+            }
+            if (unwanted) {
+                closeQuietly(result);
+            }
+        }
+
+        T await(Runnable release) throws IOException {
+            long start = System.nanoTime();
+            try {
+                if (!waitUntil(start + RELEASE_AFTER_NANOS)) {
+                    release.run();
+                    waitUntil(start + GIVE_UP_AFTER_NANOS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                if (abandon()) {
+                    closeQuietly(opened());
+                }
+                throw new InterruptedIOException("interrupted while opening");
+            }
+            if (!abandon()) {
+                throw new FileSystemException(null, null, "it did not open within "
+                        + TimeUnit.NANOSECONDS.toMillis(GIVE_UP_AFTER_NANOS) + " ms; it is not a regular file or "
+                        + "directory (a pipe or device in its place?)");
+            }
+            return outcome();
+        }
+
+        /** Waits until done or {@code until}; returns whether it is done. */
+        private synchronized boolean waitUntil(long until) throws InterruptedException {
+            while (!done) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
+        }
+
+        /** Gives the open up unless it is done; returns whether it is done. */
+        private synchronized boolean abandon() {
+            if (!done) {
+                abandoned = true;
+            }
+            return done;
+        }
+
+        private synchronized T opened() {
+            return opened;
+        }
+
+        private synchronized T outcome() throws IOException {
+            if (failure instanceof IOException io) {
+                throw io;
+            }
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            return opened;
+        }
+    }
+}
