@@ -18,6 +18,9 @@ import java.util.TreeSet;
  */
 final class PolicyNode {
 
+    private static final java.util.regex.Pattern BYTE_SIZE =
+            java.util.regex.Pattern.compile("([0-9]{1,19})\\s*(KiB|MiB|GiB|TiB)?");
+
     private final Path file;
     private final String field;
     private final JsonNode node;
@@ -96,6 +99,33 @@ final class PolicyNode {
             throw fail("expected a whole number from " + min + " to " + max + ", got " + describe(node));
         }
         return node.intValue();
+    }
+
+    /**
+     * A byte count: a whole number of bytes, or text with a binary unit ({@code 512MiB}, {@code 2 GiB},
+     * {@code 64KiB}).
+     */
+    long bytes() {
+        if (node.isIntegralNumber() && node.canConvertToLong() && node.longValue() > 0) {
+            return node.longValue();
+        }
+        java.util.regex.Matcher size = node.isTextual()
+                ? BYTE_SIZE.matcher(node.textValue().strip()) : BYTE_SIZE.matcher("");
+        if (!size.matches()) {
+            throw fail("expected a size such as 512MiB, 2GiB or a number of bytes, got " + describe(node));
+        }
+        int shift = switch (size.group(2) == null ? "" : size.group(2)) {
+            case "KiB" -> 10;
+            case "MiB" -> 20;
+            case "GiB" -> 30;
+            case "TiB" -> 40;
+            default -> 0;
+        };
+        long value = Long.parseLong(size.group(1));
+        if (value == 0 || value > Long.MAX_VALUE >> shift) {
+            throw fail("expected a positive size no larger than 8 EiB, got " + describe(node));
+        }
+        return value << shift;
     }
 
     Duration duration() {

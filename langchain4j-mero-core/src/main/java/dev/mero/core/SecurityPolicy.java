@@ -14,6 +14,7 @@ import dev.mero.core.approval.ConsoleApproval;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.audit.JsonLinesAuditSink;
 import dev.mero.core.command.CommandSandbox;
+import dev.mero.core.command.SandboxLimits;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.store.PolicyStore;
@@ -58,6 +59,13 @@ import java.util.function.UnaryOperator;
  *     enabled: true                   # false: opt out, run commands unsandboxed (logs a warning)
  *     network: false                  # true: commands may use the network
  *     bubblewrap: /usr/bin/bwrap      # the bwrap executable
+ *     limits:                         # what one run may consume (see SandboxLimits; these are the defaults)
+ *       processes: 512                # processes and threads at once (cgroup pids)
+ *       memory: 2GiB                  # memory, /tmp included (cgroup memory)
+ *       file_size: 1GiB               # largest file written (RLIMIT_FSIZE)
+ *       tmp_size: 512MiB              # size of the private /tmp
+ *       cpu_seconds: 600              # CPU time of each process (RLIMIT_CPU)
+ *       best_effort: false            # true: run even if a limit set here cannot be enforced
  * approval:
  *   require: [EXECUTE]
  *   backend: console                  # deny | approve | console | store; absent: fail-safe deny
@@ -338,13 +346,28 @@ public final class SecurityPolicy {
         rules(commands, "deny", builder::denyCommand);
         apply(commands, "search_path", node -> builder.commandSearchPath(node.text()));
         if (commands.has("sandbox")) {
-            PolicyNode sandbox = commands.get("sandbox").object("enabled", "network", "bubblewrap");
+            PolicyNode sandbox = commands.get("sandbox").object("enabled", "network", "bubblewrap", "limits");
             CommandSandbox.Builder settings = CommandSandbox.builder();
             apply(sandbox, "enabled", node -> settings.enabled(node.bool()));
             apply(sandbox, "network", node -> settings.network(node.bool()));
             apply(sandbox, "bubblewrap", node -> settings.bubblewrap(base.resolve(node.text())));
+            if (sandbox.has("limits")) {
+                settings.limits(sandboxLimits(sandbox.get("limits")));
+            }
             builder.commandSandbox(settings.build());
         }
+    }
+
+    private static SandboxLimits sandboxLimits(PolicyNode node) {
+        PolicyNode limits = node.object("processes", "memory", "file_size", "tmp_size", "cpu_seconds", "best_effort");
+        SandboxLimits.Builder settings = SandboxLimits.builder();
+        apply(limits, "processes", value -> settings.processes(value.integer(1, 1_000_000)));
+        apply(limits, "memory", value -> settings.memoryBytes(value.bytes()));
+        apply(limits, "file_size", value -> settings.fileSizeBytes(value.bytes()));
+        apply(limits, "tmp_size", value -> settings.tmpSizeBytes(value.bytes()));
+        apply(limits, "cpu_seconds", value -> settings.cpuSeconds(value.integer(1, 1_000_000)));
+        apply(limits, "best_effort", value -> settings.bestEffort(value.bool()));
+        return settings.build();
     }
 
     private static void rules(PolicyNode parent, String key, java.util.function.Consumer<String> add) {

@@ -57,7 +57,7 @@ class CommandSandboxModesTest {
     }
 
     @Test
-    void a_missing_bwrap_refuses_every_command_saying_what_to_install_and_runs_nothing() {
+    void a_missing_bwrap_refuses_every_command_saying_so_without_operator_advice_and_runs_nothing() {
         Path missing = tmp.resolve("no-such-dir/bwrap");
         SecurityContext context = context()
                 .commandSandbox(CommandSandbox.builder().bubblewrap(missing).build())
@@ -67,9 +67,11 @@ class CommandSandboxModesTest {
                 .isInstanceOf(CommandDeniedException.class)
                 .hasMessageStartingWith("Command 'touch made.txt' was not run")
                 .hasMessageContaining("bubblewrap ('bwrap') is not installed")
-                .hasMessageContaining("apt-get install bubblewrap")
-                .hasMessageContaining("commands.sandbox.enabled: false")
-                .hasMessageContaining("CommandSandbox.disabled()")
+                .hasMessageContaining("use the file tools instead")
+                // how to install or opt out is for the operator (log, audit detail), not for the model
+                .hasMessageNotContaining("apt-get")
+                .hasMessageNotContaining("commands.sandbox.enabled")
+                .hasMessageNotContaining("CommandSandbox.disabled()")
                 .hasMessageNotContaining(tmp.toString());
         assertThat(ws.resolve("made.txt")).doesNotExist();
     }
@@ -95,11 +97,13 @@ class CommandSandboxModesTest {
         assertThat(asked).isEmpty();
         assertThat(audited).extracting(dev.mero.core.audit.AuditEvent::type)
                 .containsExactly(dev.mero.core.audit.AuditEventType.DENIED);
-        // the model is told what to install; the operator's audit log names the executable that is missing
+        // the model is told that commands cannot run; the operator's audit log names the missing executable
         assertThat(audited.get(0).reason()).hasValueSatisfying(reason -> assertThat(reason)
                 .doesNotContain(tmp.toString()));
         assertThat(audited.get(0).detail()).hasValueSatisfying(detail -> assertThat(detail)
-                .contains(tmp.resolve("missing/bwrap").toString()));
+                .contains(tmp.resolve("missing/bwrap").toString())
+                .contains("Install the Debian package 'bubblewrap'")
+                .contains("CommandSandbox.disabled()"));
         assertThat(context.commandSandbox().available()).isFalse();
         assertThat(CommandSandbox.disabled().available()).isTrue();
         assertThat(CommandSandbox.required().available()).isTrue();
@@ -133,11 +137,57 @@ class CommandSandboxModesTest {
         assertThatThrownBy(() -> context.runCommand("touch made.txt", "/ws"))
                 .isInstanceOf(CommandDeniedException.class)
                 .hasMessageContaining("was not run")
-                .hasMessageContaining("cannot create its namespaces")
-                .hasMessageContaining("apt-get install bubblewrap")
-                .hasMessageContaining("CommandSandbox.disabled()")
+                .hasMessageContaining("is installed but cannot create its namespaces")
+                .hasMessageNotContaining("install the")
+                .hasMessageNotContaining("apt-get")
+                .hasMessageNotContaining("CommandSandbox.disabled()")
                 .hasMessageNotContaining(tmp.toString());
         assertThat(ws.resolve("made.txt")).doesNotExist();
+    }
+
+    @Test
+    void an_installed_bwrap_whose_namespaces_fail_is_not_called_missing_in_the_operator_advice() throws IOException {
+        Path broken = Files.writeString(tmp.resolve("no-userns-bwrap"),
+                "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(broken, PosixFilePermissions.fromString("rwx------"));
+        List<dev.mero.core.audit.AuditEvent> audited = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SecurityContext context = context()
+                .commandSandbox(CommandSandbox.builder().bubblewrap(broken).build())
+                .auditLog(dev.mero.core.audit.AuditLog.builder().sink(audited::add).build())
+                .build();
+
+        assertThatThrownBy(() -> context.guardCommand("pwd", "/ws")).isInstanceOf(CommandDeniedException.class);
+
+        assertThat(audited.get(0).detail()).hasValueSatisfying(detail -> assertThat(detail)
+                .contains("setting up uid map: Permission denied")
+                .contains("user namespaces")
+                .contains("commands.sandbox.enabled: false")
+                .doesNotContain("Install the Debian package")
+                .doesNotContain("apt-get"));
+    }
+
+    @Test
+    void run_command_is_offered_only_where_the_sandbox_can_run() {
+        SecurityContext broken = context()
+                .commandSandbox(CommandSandbox.builder().bubblewrap(tmp.resolve("absent/bwrap")).build())
+                .build();
+        SecurityContext working = context().build();
+        SecurityContext optedOut = context().commandSandbox(CommandSandbox.disabled()).build();
+
+        assertThat(toolNames(broken)).doesNotContain("run_command").contains("read_file", "list_roots");
+        assertThat(toolNames(working)).contains("run_command");
+        assertThat(toolNames(optedOut)).contains("run_command");
+        // called anyway, it is refused with the short text for the model
+        assertThatThrownBy(() -> dev.mero.core.ops.MeroOperations.forContext(broken)
+                .call("run_command", "{\"command\": \"pwd\", \"working_directory\": \"/ws\"}"))
+                .isInstanceOf(CommandDeniedException.class)
+                .hasMessageContaining("is not installed")
+                .hasMessageNotContaining("apt-get");
+    }
+
+    private static List<String> toolNames(SecurityContext context) {
+        return dev.mero.core.ops.MeroOperations.forContext(context).availableTools().stream()
+                .map(dev.mero.core.ops.ToolDescriptor::name).toList();
     }
 
     @Test

@@ -34,8 +34,12 @@ public final class MeroTools {
 
     private MeroTools(MeroOperations operations) {
         this.operations = Objects.requireNonNull(operations, "operations");
-        this.tools = List.of(new FileTools(operations), new DirectoryTools(operations), new SearchTools(operations),
-                new CommandTools(operations), new SyncTools(operations));
+        this.tools = operations.context().commandSandbox().available()
+                ? List.of(new FileTools(operations), new DirectoryTools(operations), new SearchTools(operations),
+                        new CommandTools(operations), new SyncTools(operations))
+                // run_command is not offered where no command can run (the sandbox logged why)
+                : List.of(new FileTools(operations), new DirectoryTools(operations), new SearchTools(operations),
+                        new SyncTools(operations));
         this.argumentsErrorHandler = new MeroToolArgumentsErrorHandler(operations.catalogue());
         this.toolProvider = MeroToolProvider.builder(operations).build();
         this.unoffered = new UnofferedCalls(operations);
@@ -137,7 +141,8 @@ public final class MeroTools {
     }
 
     /**
-     * The annotated tool objects, one per tool class.
+     * The annotated tool objects, one per tool class; without {@link CommandTools} where the context's command
+     * sandbox cannot run on this machine.
      *
      * @return an immutable list
      */

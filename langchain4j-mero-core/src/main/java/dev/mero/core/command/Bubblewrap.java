@@ -35,6 +35,16 @@ final class Bubblewrap {
 
     private static final List<String> SYSTEM = systemArguments();
 
+    /** The user the program runs as, also when the library runs as root: nobody, without any capability. */
+    static final int SANDBOX_ID = 65534;
+
+    /**
+     * An unprivileged user and group of a user namespace of its own, which cannot create further user
+     * namespaces, and no capability at all (bwrap sets {@code NoNewPrivs} in any case).
+     */
+    private static final List<String> IDENTITY = List.of("--unshare-user", "--disable-userns",
+            "--uid", Integer.toString(SANDBOX_ID), "--gid", Integer.toString(SANDBOX_ID), "--cap-drop", "ALL");
+
     private Bubblewrap() {
     }
 
@@ -48,10 +58,12 @@ final class Bubblewrap {
      * @param program          where the program is visible inside the sandbox, with any extra read-only
      *                         mounts it needs
      * @param arguments        the program's arguments
+     * @param seccomp          whether {@code bwrap} reads a seccomp filter from descriptor 3
      * @return the argument vector, {@code bwrap} first
      */
     static List<String> command(CommandSandbox settings, SandboxView view, Map<String, String> environment,
-                                String workingDirectory, Program program, List<String> arguments) {
+                                String workingDirectory, Program program, List<String> arguments,
+                                boolean seccomp) {
         for (SandboxView.Mount mount : view.mounts()) {
             Path target = Path.of(mount.target());
             if (target.getNameCount() == 1 && SYSTEM_NAMES.contains(target.getName(0).toString())) {
@@ -65,6 +77,7 @@ final class Bubblewrap {
         if (settings.network()) {
             argv.add("--share-net");
         }
+        argv.addAll(IDENTITY);
         argv.addAll(List.of("--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "sandbox",
                 "--clearenv"));
         environment.forEach((name, value) -> argv.addAll(List.of("--setenv", name, value)));
@@ -74,7 +87,23 @@ final class Bubblewrap {
                 argv.addAll(List.of("--ro-bind-try", "/etc/" + name, "/etc/" + name));
             }
         }
-        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"));
+        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
+        argv.addAll(tmp(settings.limits().tmpSizeBytes()));
+        argv.addAll(mountArguments(view, program));
+        argv.add("--remount-ro");
+        argv.add("/");
+        if (seccomp) {
+            // a launcher opened the filter as this descriptor (see LimitEnforcement)
+            argv.addAll(List.of("--seccomp", Integer.toString(LimitEnforcement.SECCOMP_FD)));
+        }
+        argv.addAll(List.of("--chdir", workingDirectory, "--", program.path()));
+        argv.addAll(arguments);
+        return argv;
+    }
+
+    /** The mounts of a view and of the program's directories, parents first. */
+    private static List<String> mountArguments(SandboxView view, Program program) {
+        List<String> argv = new ArrayList<>();
         List<SandboxView.Mount> mounts = new ArrayList<>(view.mounts());
         for (Path directory : program.directories()) {
             mounts.add(new SandboxView.Mount(directory, directory.toString(), SandboxView.Mode.READ_ONLY));
@@ -89,9 +118,12 @@ final class Bubblewrap {
             }
         }
         argv.addAll(ProtectedMasks.arguments(view));
-        argv.addAll(List.of("--remount-ro", "/", "--chdir", workingDirectory, "--", program.path()));
-        argv.addAll(arguments);
         return argv;
+    }
+
+    /** A private {@code /tmp} of the given size that the unprivileged user can write. */
+    private static List<String> tmp(long bytes) {
+        return List.of("--perms", "1777", "--size", Long.toString(bytes), "--tmpfs", "/tmp");
     }
 
     /**
@@ -103,11 +135,13 @@ final class Bubblewrap {
      * @return the argument vector
      */
     static List<String> probe(Path bubblewrap, String program) {
-        List<String> argv = new ArrayList<>(List.of(bubblewrap.toString(), "--unshare-all", "--die-with-parent",
-                "--new-session", "--as-pid-1", "--clearenv"));
+        List<String> argv = new ArrayList<>(List.of(bubblewrap.toString(), "--unshare-all"));
+        argv.addAll(IDENTITY);
+        argv.addAll(List.of("--die-with-parent", "--new-session", "--as-pid-1", "--clearenv"));
         argv.addAll(SYSTEM);
-        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir",
-                "/", "--", program));
+        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
+        argv.addAll(tmp(ByteSize.MEBIBYTE));
+        argv.addAll(List.of("--remount-ro", "/", "--chdir", "/", "--", program));
         return argv;
     }
 

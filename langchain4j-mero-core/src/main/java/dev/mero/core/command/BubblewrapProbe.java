@@ -75,10 +75,10 @@ final class BubblewrapProbe {
 
     private static Availability probe(Path bubblewrap) {
         if (!Files.isRegularFile(bubblewrap) || !Files.isExecutable(bubblewrap)) {
-            LOGGER.error("The command sandbox is unavailable: {} is not an executable file. Install the package "
-                    + "'bubblewrap' or configure the executable's path.", bubblewrap);
-            return new Availability(false, "bubblewrap ('bwrap') is not installed on this machine",
-                    Messages.quote(bubblewrap.toString()) + " is not an executable file");
+            return unavailable("bubblewrap ('bwrap') is not installed on this machine",
+                    Messages.quote(bubblewrap.toString()) + " is not an executable file. Install the Debian package "
+                            + "'bubblewrap' (apt-get install bubblewrap) or configure the executable's path "
+                            + "(commands.sandbox.bubblewrap)");
         }
         String program = TRUE_PROGRAMS.stream().filter(p -> Files.isExecutable(Path.of(p))).findFirst()
                 .orElse(TRUE_PROGRAMS.get(0));
@@ -106,9 +106,21 @@ final class BubblewrapProbe {
         if (exit == 0) {
             return new Availability(true, "", "");
         }
-        LOGGER.error("The command sandbox is unavailable: {} cannot create its namespaces here (exit {}): {}. "
-                + "It needs Linux with root or unprivileged user namespaces.", bubblewrap, exit, output);
-        return new Availability(false, "bubblewrap ('bwrap') is installed but cannot create its namespaces "
-                + "on this machine", Messages.quote(bubblewrap.toString()) + " exited with " + exit + ": " + output);
+        return unavailable("bubblewrap ('bwrap') is installed but cannot create its namespaces on this machine",
+                Messages.quote(bubblewrap.toString()) + " exited with " + exit + ": " + output + ". It needs Linux "
+                        + "with root or unprivileged user namespaces (a container must allow them, for one without "
+                        + "a seccomp profile that blocks unshare) and bubblewrap 0.8 or later");
+    }
+
+    /**
+     * A refusal, logged once for the operator: the model gets {@code problem}; the cause and the remedy go to
+     * the log and the audit detail, together with the explicit opt-out.
+     */
+    private static Availability unavailable(String problem, String cause) {
+        String detail = cause + "; or opt out of the sandbox explicitly (commands.sandbox.enabled: false; "
+                + "CommandSandbox.disabled())";
+        LOGGER.error("The command sandbox is unavailable, so run_command is not offered and every command is "
+                + "refused: {}.", detail);
+        return new Availability(false, problem, detail);
     }
 }

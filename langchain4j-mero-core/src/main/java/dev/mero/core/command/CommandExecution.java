@@ -6,6 +6,7 @@ import dev.mero.core.OperationFailedException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,6 +25,7 @@ final class CommandExecution {
     private final Duration timeout;
     private final int outputLimitBytes;
     private final ProcessKiller reaper;
+    private final RunLimits limits;
     private boolean interrupted;
 
     /**
@@ -35,13 +37,16 @@ final class CommandExecution {
      * @param timeout          how long it may run
      * @param outputLimitBytes the per-stream cap
      * @param reaper           what ends the run's processes after an exit, a timeout or an interrupt
+     * @param limits           what bounds the run besides its timeout, released when the run ends
      */
-    CommandExecution(List<String> argv, String shown, Duration timeout, int outputLimitBytes, ProcessKiller reaper) {
+    CommandExecution(List<String> argv, String shown, Duration timeout, int outputLimitBytes, ProcessKiller reaper,
+                     RunLimits limits) {
         this.argv = argv;
         this.shown = shown;
         this.timeout = timeout;
         this.outputLimitBytes = outputLimitBytes;
         this.reaper = reaper;
+        this.limits = limits;
     }
 
     /**
@@ -54,6 +59,7 @@ final class CommandExecution {
     CommandResult run(ProcessBuilder builder) {
         if (Thread.currentThread().isInterrupted()) {
             // a cancelled caller must not start something it would kill half-way through
+            limits.release();
             throw new OperationFailedException("Command " + Messages.quote(shown) + " was not started: "
                     + "the calling thread was interrupted.");
         }
@@ -90,8 +96,19 @@ final class CommandExecution {
             interrupted |= reaper.wasInterrupted();
             interrupted |= stdout != null && stdout.finish();
             interrupted |= stderr != null && stderr.finish();
+            if (!killed) {
+                interrupted |= limits.release(); // failed half-way: the limits' cgroups must not stay either
+            }
         }
+        BoundedOutput out = stdout.output();
+        BoundedOutput err = stderr.output();
         int exitCode = exitCode(process);
+        Optional<String> exceeded;
+        try {
+            exceeded = limits.exceeded(exitCode, !exited, out.text() + "\n" + err.text());
+        } finally {
+            interrupted |= limits.release(); // the run's processes are gone: its cgroups can go too
+        }
         if (interrupted || waitInterrupted) {
             Thread.currentThread().interrupt();
         }
@@ -101,8 +118,6 @@ final class CommandExecution {
                     + (killedProcesses == 0 ? "" : " (with its " + CommandResult.processes(killedProcesses, "child")
                     + ")") + ".");
         }
-        BoundedOutput out = stdout.output();
-        BoundedOutput err = stderr.output();
         return CommandResult.builder()
                 .argv(argv)
                 .exitCode(exitCode)
@@ -112,13 +127,18 @@ final class CommandExecution {
                 .timeout(timeout)
                 .timedOut(!exited)
                 .killedProcesses(killedProcesses)
+                .limitExceeded(exceeded.orElse(null))
                 .build();
     }
 
     private Process start(ProcessBuilder builder) {
         try {
-            return builder.start();
+            return limits.start(builder);
         } catch (IOException e) {
+            interrupted |= limits.release();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             // the JDK's cause carries the errno text ("error=13, Permission denied") without the wrapping
             String reason = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
             throw new OperationFailedException("Command " + Messages.quote(shown) + " could not be started: "

@@ -6,6 +6,7 @@ import dev.mero.core.OperationFailedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -39,6 +40,7 @@ public final class CommandResult {
     private final Duration timeout;
     private final boolean timedOut;
     private final int killedProcesses;
+    private final String limitExceeded;
 
     private CommandResult(Builder builder) {
         if (builder.argv == null || builder.argv.isEmpty()) {
@@ -60,6 +62,7 @@ public final class CommandResult {
         this.timeout = Objects.requireNonNull(builder.timeout, "timeout");
         this.timedOut = builder.timedOut;
         this.killedProcesses = builder.killedProcesses;
+        this.limitExceeded = builder.limitExceeded;
     }
 
     /**
@@ -182,6 +185,17 @@ public final class CommandResult {
     }
 
     /**
+     * The sandbox limit the run hit, in words ({@code memory limit (1 GiB)}), as far as the runner can tell:
+     * from the run's cgroups (memory, processes), from the signal a limit sends (CPU time, file size), or from
+     * the error the command printed ({@code File too large}, {@code No space left on device}).
+     *
+     * @return the limit, or empty when none was hit
+     */
+    public Optional<String> limitExceeded() {
+        return Optional.ofNullable(limitExceeded);
+    }
+
+    /**
      * Whether the command exited with code 0 within its timeout.
      *
      * @return {@code true} on success
@@ -195,7 +209,9 @@ public final class CommandResult {
      * error under a {@code [stderr]} line, or {@code (no output)}. On failure
      * {@code Error: command exited with code N. Output:} or
      * {@code Error: command timed out after 30 s and was killed (with its N child processes). Output before
-     * the timeout:}, followed by the output. A note follows when background processes had to be killed.
+     * the timeout:}, followed by the output; when a sandbox limit was hit,
+     * {@code Error: the command exceeded its memory limit (1 GiB).} and how it ended. A note follows when
+     * background processes had to be killed.
      *
      * @return the model-facing text
      */
@@ -219,7 +235,8 @@ public final class CommandResult {
         return builder().argv(argv).exitCode(exitCode)
                 .stdout(rewrite.apply(stdout), stdoutTruncated, stdoutBytes)
                 .stderr(rewrite.apply(stderr), stderrTruncated, stderrBytes)
-                .duration(duration).timeout(timeout).timedOut(timedOut).killedProcesses(killedProcesses).build();
+                .duration(duration).timeout(timeout).timedOut(timedOut).killedProcesses(killedProcesses)
+                .limitExceeded(limitExceeded).build();
     }
 
     /**
@@ -239,6 +256,12 @@ public final class CommandResult {
 
     private String failureMessage() {
         String output = output();
+        if (limitExceeded != null) {
+            String ending = timedOut ? "It was killed at its timeout of " + DurationText.of(timeout) + "."
+                    : "It exited with code " + exitCode + ".";
+            return "the command exceeded its " + limitExceeded + ". " + ending
+                    + (output.isEmpty() ? " It printed nothing." : " Output:\n" + output);
+        }
         if (timedOut) {
             String killed = "command timed out after " + DurationText.of(timeout) + " and was killed"
                     + (killedProcesses == 0 ? "" : " (with its " + processes(killedProcesses, "child") + ")");
@@ -290,13 +313,14 @@ public final class CommandResult {
                 && stderrTruncated == that.stderrTruncated && stdoutBytes == that.stdoutBytes
                 && stderrBytes == that.stderrBytes && timedOut == that.timedOut
                 && killedProcesses == that.killedProcesses && argv.equals(that.argv) && stdout.equals(that.stdout)
-                && stderr.equals(that.stderr) && duration.equals(that.duration) && timeout.equals(that.timeout);
+                && stderr.equals(that.stderr) && duration.equals(that.duration) && timeout.equals(that.timeout)
+                && Objects.equals(limitExceeded, that.limitExceeded);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(argv, exitCode, stdout, stderr, stdoutTruncated, stderrTruncated, stdoutBytes,
-                stderrBytes, duration, timeout, timedOut, killedProcesses);
+                stderrBytes, duration, timeout, timedOut, killedProcesses, limitExceeded);
     }
 
     /** A summary without the output itself, safe to log. */
@@ -306,7 +330,8 @@ public final class CommandResult {
                 + ", timedOut=" + timedOut + ", duration=" + duration.toMillis() + "ms"
                 + ", stdoutBytes=" + stdoutBytes + (stdoutTruncated ? " (truncated)" : "")
                 + ", stderrBytes=" + stderrBytes + (stderrTruncated ? " (truncated)" : "")
-                + ", killedProcesses=" + killedProcesses + "}";
+                + ", killedProcesses=" + killedProcesses
+                + (limitExceeded == null ? "" : ", limitExceeded=" + limitExceeded) + "}";
     }
 
     /** Builds a {@link CommandResult}. */
@@ -324,8 +349,20 @@ public final class CommandResult {
         private Duration timeout = Duration.ZERO;
         private boolean timedOut;
         private int killedProcesses;
+        private String limitExceeded;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the sandbox limit the run hit (default none).
+         *
+         * @param limit the limit in words, such as {@code memory limit (1 GiB)}, or null for none
+         * @return this builder
+         */
+        public Builder limitExceeded(String limit) {
+            this.limitExceeded = limit;
+            return this;
         }
 
         /**

@@ -3,6 +3,7 @@ package dev.mero.core.command;
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.Messages;
+import dev.mero.core.OperationFailedException;
 import dev.mero.core.ResolvedPath;
 
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -43,7 +45,10 @@ import java.util.regex.Pattern;
  * {@link CommandDeniedException} that says what to install, never run unsandboxed in silence. Only a context
  * that opted out ({@link CommandSandbox#disabled()}) runs its commands as plain child processes.
  * {@link #run(List, Path)}, which has no context, always uses the sandbox, with the working directory as its
- * only mount (read-write, at its own path).
+ * only mount (read-write, at its own path), and the default {@link SandboxLimits}. A sandboxed run starts as
+ * {@code prlimit ... -- flock --shared --no-fork <filter> bwrap ... --seccomp 3 ...} (rlimits, then the
+ * seccomp filter's file opened as descriptor 3, both util-linux, no shell), from a thread that has joined the
+ * run's cgroups for that moment.
  *
  * <h2>Environment</h2>
  * The child sees only variables named in the allowlist ({@code PATH, HOME, LANG, LC_ALL, TERM, TZ} by
@@ -257,7 +262,7 @@ public final class CommandRunner {
         environment.putAll(policy);
         environment.put(RunMarker.VARIABLE, marker.value());
         return new CommandExecution(command, shown == null ? command.get(0) : shown, limit, outputLimitBytes,
-                new ProcessTreeReaper(marker, killGracePeriod)).run(builder);
+                new ProcessTreeReaper(marker, killGracePeriod), RunLimits.NONE).run(builder);
     }
 
     /**
@@ -290,14 +295,25 @@ public final class CommandRunner {
         refuseMovedMounts(view, commandLine);
         Map<String, String> environment = sandboxEnvironment();
         environment.putAll(policy);
-        List<String> bwrap = Bubblewrap.command(sandbox, view, environment, workingDirectory, program,
-                command.subList(1, command.size()));
+        Optional<List<Path>> seccomp = LimitEnforcement.seccompLauncher(sandbox.network());
+        LimitEnforcement enforcement = LimitEnforcement.plan(sandbox.limits(), CgroupSupport.layout(),
+                LimitEnforcement.findPrlimit(), commandLine);
+        List<String> bwrap = enforcement.wrap(Bubblewrap.command(sandbox, view, environment, workingDirectory,
+                program, command.subList(1, command.size()), seccomp.isPresent()), seccomp);
         ProcessBuilder builder = new ProcessBuilder(bwrap)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().clear();
-        return new CommandExecution(command, shown, limit, outputLimitBytes, new SandboxTeardown()).run(builder);
+        SandboxRunLimits limits;
+        try {
+            limits = SandboxRunLimits.prepare(sandbox.limits(), enforcement);
+        } catch (java.io.IOException e) {
+            throw new OperationFailedException("Command " + Messages.quote(shown) + " was not started: the "
+                    + "command sandbox could not set up its limits.", e);
+        }
+        return new CommandExecution(command, shown, limit, outputLimitBytes, new SandboxTeardown(), limits)
+                .run(builder);
     }
 
     /**

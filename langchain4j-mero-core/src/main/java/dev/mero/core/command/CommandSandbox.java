@@ -5,6 +5,7 @@ import dev.mero.core.Messages;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a context's commands are isolated by the kernel: inside a bubblewrap sandbox ({@code bwrap}, Debian
@@ -47,11 +48,25 @@ import java.util.Objects;
  * every process it left behind; nothing has to be searched for. Without network, only the loopback interface
  * exists.
  *
+ * <h2>Identity, system calls and limits</h2>
+ * The program runs as the unprivileged user and group 65534 (nobody) of a user namespace of its own, also when
+ * the library runs as root, with every capability dropped, {@code NoNewPrivs} set and no way to create further
+ * user namespaces; files it writes belong to the library's own user on the host. A seccomp filter
+ * ({@link SeccompFilter}) refuses what agent tools never need: {@code ptrace}, mounts, {@code unshare},
+ * {@code setns} and namespace flags of {@code clone}, the key ring, {@code bpf}, {@code perf_event_open},
+ * {@code userfaultfd}, {@code io_uring}, {@code kexec_*}, module loading, {@code reboot}, and socket families
+ * other than {@code AF_UNIX} without network (with network also {@code AF_INET}, {@code AF_INET6} and
+ * {@code AF_NETLINK}). Each run is bounded by {@link #limits()} (processes, memory, file size, {@code /tmp}
+ * size, CPU time; see {@link SandboxLimits} for how each is enforced); a failed run that hit one says which:
+ * {@code Error: the command exceeded its memory limit (2 GiB). ...}.
+ *
  * <h2>Availability</h2>
  * The sandbox needs Linux and either root or unprivileged user namespaces. Whether {@code bwrap} works is
- * probed once per JVM and executable. Where it is missing or cannot create its namespaces, every command of a
- * context that requires the sandbox is refused with a message saying what to install; nothing ever runs
- * unsandboxed in silence. {@link #disabled()} (policy file: {@code commands: {sandbox: {enabled: false}}})
+ * probed once per JVM and executable. Where it is missing or cannot create its namespaces, {@code run_command}
+ * is not offered to the model, the operator is told once in the log (what to install only when {@code bwrap}
+ * is missing, what the kernel or container lacks when its namespaces fail, and how to opt out), and every
+ * command of a context that requires the sandbox is refused with a short message the model can act on;
+ * nothing ever runs unsandboxed in silence. {@link #disabled()} (policy file: {@code commands: {sandbox: {enabled: false}}})
  * runs commands as plain processes instead, with the policy checks as the only protection; each context built
  * that way logs a warning.
  *
@@ -68,11 +83,13 @@ public final class CommandSandbox {
     private final boolean enabled;
     private final boolean network;
     private final Path bubblewrap;
+    private final SandboxLimits limits;
 
     private CommandSandbox(Builder builder) {
         this.enabled = builder.enabled;
         this.network = builder.network;
         this.bubblewrap = builder.bubblewrap;
+        this.limits = builder.limits;
     }
 
     /**
@@ -130,24 +147,46 @@ public final class CommandSandbox {
     }
 
     /**
+     * What each sandboxed run may consume (see {@link SandboxLimits}).
+     *
+     * @return the limits
+     */
+    public SandboxLimits limits() {
+        return limits;
+    }
+
+    /**
      * Whether commands can run with these settings on this machine: always after the opt-out; with the
-     * sandbox, whether {@code bwrap} works here (probed once per JVM and executable, then cached). An
-     * application can call this at start-up to fail early.
+     * sandbox, whether {@code bwrap} works here (probed once per JVM and executable, then cached) and the
+     * limits set explicitly can be enforced. An application can call this at start-up to fail early;
+     * {@code run_command} is offered to a model only where it is {@code true}.
      *
      * @return {@code true} if commands can run
      */
     public boolean available() {
-        return !enabled || BubblewrapProbe.check(bubblewrap).available();
+        return !enabled || BubblewrapProbe.check(bubblewrap).available()
+                && limitsEnforceable(CgroupSupport.layout(), LimitEnforcement.findPrlimit());
+    }
+
+    /** Whether this machine enforces the limits (or the limits allow best effort), given what it has. */
+    boolean limitsEnforceable(Optional<CgroupSupport.Layout> cgroups, Optional<Path> prlimit) {
+        try {
+            LimitEnforcement.plan(limits, cgroups, prlimit, "");
+            return true;
+        } catch (CommandDeniedException e) {
+            return false;
+        }
     }
 
     /**
      * Refuses a command that cannot run because the sandbox it requires does not work on this machine, with a
-     * message for the model that says what to install and how to opt out. Guarding a command calls this, so
-     * such a command is denied (and audited as denied) before anyone is asked to approve it.
+     * short message for the model; what to install or how to opt out is operator advice, which goes to the log
+     * (once, when the sandbox is first probed) and to the audit detail. Guarding a command calls this, so such
+     * a command is denied (and audited as denied) before anyone is asked to approve it.
      *
      * @param commandLine the command line, for the message
      * @throws CommandDeniedException if the sandbox is required and {@code bwrap} is missing or cannot create
-     *                                its namespaces
+     *                                its namespaces, or a limit set explicitly cannot be enforced here
      */
     public void requireAvailable(String commandLine) {
         if (!enabled) {
@@ -156,29 +195,28 @@ public final class CommandSandbox {
         BubblewrapProbe.Availability availability = BubblewrapProbe.check(bubblewrap);
         if (!availability.available()) {
             throw new CommandDeniedException("Command " + Messages.quote(commandLine) + " was not run: commands "
-                    + "run only inside the bubblewrap sandbox, and " + availability.problem() + ". Install the "
-                    + "Debian package 'bubblewrap' (apt-get install bubblewrap; it needs Linux with root or "
-                    + "unprivileged user namespaces), or opt out of the sandbox explicitly (policy file: "
-                    + "commands.sandbox.enabled: false; code: CommandSandbox.disabled()).")
+                    + "run only inside the bubblewrap sandbox, and " + availability.problem() + ". No command can "
+                    + "run here; use the file tools instead.")
                     .withAuditDetail(availability.detail());
         }
+        LimitEnforcement.plan(limits, CgroupSupport.layout(), LimitEnforcement.findPrlimit(), commandLine);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof CommandSandbox other && enabled == other.enabled && network == other.network
-                && bubblewrap.equals(other.bubblewrap);
+                && bubblewrap.equals(other.bubblewrap) && limits.equals(other.limits);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(enabled, network, bubblewrap);
+        return Objects.hash(enabled, network, bubblewrap, limits);
     }
 
     @Override
     public String toString() {
-        return enabled ? "CommandSandbox{bubblewrap=" + bubblewrap + ", network=" + network + "}"
-                : "CommandSandbox{disabled}";
+        return enabled ? "CommandSandbox{bubblewrap=" + bubblewrap + ", network=" + network + ", limits=" + limits
+                + "}" : "CommandSandbox{disabled}";
     }
 
     /** Builds a {@link CommandSandbox}. */
@@ -187,8 +225,20 @@ public final class CommandSandbox {
         private boolean enabled = true;
         private boolean network;
         private Path bubblewrap = DEFAULT_BUBBLEWRAP;
+        private SandboxLimits limits = SandboxLimits.defaults();
 
         private Builder() {
+        }
+
+        /**
+         * Sets what each sandboxed run may consume (default {@link SandboxLimits#defaults()}).
+         *
+         * @param limits the limits
+         * @return this builder
+         */
+        public Builder limits(SandboxLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
         }
 
         /**

@@ -114,7 +114,9 @@ public final class MeroOperations {
 
     /**
      * The tools this context can ever use, in catalogue order: each needs its permissions granted by some
-     * mount, its scopes held, and {@code run_command} needs an allow rule. {@code list_roots} is always there.
+     * mount, its scopes held, and {@code run_command} needs an allow rule and a command sandbox that works on
+     * this machine ({@link dev.mero.core.command.CommandSandbox#available()}; where it does not, the sandbox
+     * logs why once, for the operator). {@code list_roots} is always there.
      *
      * @return an immutable list
      */
@@ -251,8 +253,9 @@ public final class MeroOperations {
                 return false;
             }
         }
+        // a command tool is offered only where a command can run: an allow rule, and a sandbox that works here
         return !tool.operations().contains(Operation.COMMAND_EXECUTE)
-                || !context.commandPolicy().allowRules().isEmpty();
+                || !context.commandPolicy().allowRules().isEmpty() && context.commandSandbox().available();
     }
 
     private boolean grantedSomewhere(Permission permission) {

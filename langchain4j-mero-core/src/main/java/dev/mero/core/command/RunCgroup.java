@@ -1,0 +1,202 @@
+package dev.mero.core.command;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The cgroups of one sandboxed run: a v1 memory cgroup and a v1 pids cgroup named {@code mero-<uuid>}, created
+ * below the JVM's own, holding {@code bwrap} and everything it starts. The thread that starts the run joins
+ * them for that moment only (cgroup v1 places single threads), so the new process is born inside; then every
+ * JVM thread found in them (the starting thread, and a helper thread the JDK may have created meanwhile)
+ * returns to the JVM's cgroups. Afterwards the cgroups tell which limit was hit and are removed. Used by one
+ * thread.
+ */
+final class RunCgroup implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(RunCgroup.class);
+    private static final long REMOVE_WAIT_MILLIS = 5_000;
+    private static final long POLL_MILLIS = 10;
+
+    private final CgroupSupport.Layout layout;
+    private final Path memory;
+    private final Path pids;
+    private boolean interrupted;
+
+    private RunCgroup(CgroupSupport.Layout layout, Path memory, Path pids) {
+        this.layout = layout;
+        this.memory = memory;
+        this.pids = pids;
+    }
+
+    /**
+     * Creates the cgroups of a run and sets their limits.
+     *
+     * @throws IOException if a directory or a limit cannot be written; whatever was created is removed
+     */
+    static RunCgroup create(CgroupSupport.Layout layout, SandboxLimits limits) throws IOException {
+        String name = "mero-" + UUID.randomUUID();
+        Path memory = layout.memoryParent().resolve(name);
+        Path pids = layout.pidsParent().resolve(name);
+        RunCgroup cgroup = new RunCgroup(layout, memory, pids);
+        try {
+            for (Path directory : cgroup.directories()) {
+                Files.createDirectory(directory);
+            }
+            write(memory.resolve("memory.limit_in_bytes"), Long.toString(limits.memoryBytes()));
+            // without swap accounting the file is absent; with it, swap must not extend the limit
+            Path swap = memory.resolve("memory.memsw.limit_in_bytes");
+            if (Files.exists(swap)) {
+                write(swap, Long.toString(limits.memoryBytes()));
+            }
+            write(pids.resolve("pids.max"), Integer.toString(limits.processes()));
+        } catch (IOException | RuntimeException e) {
+            cgroup.close();
+            throw e;
+        }
+        return cgroup;
+    }
+
+    /**
+     * Moves the calling thread into the run's cgroups: processes it starts are born in them.
+     *
+     * @throws IOException if the kernel refuses the move
+     */
+    void enter() throws IOException {
+        String tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+        write(memory.resolve("tasks"), tid);
+        write(pids.resolve("tasks"), tid);
+    }
+
+    /**
+     * Moves every thread of this JVM that is in the run's cgroups back to the JVM's own. A thread that cannot
+     * be moved back is logged: it stays bounded by the run's limits, and the run's cgroups cannot be removed.
+     */
+    void leave() {
+        moveThreadsBack(memory, layout.memoryParent());
+        moveThreadsBack(pids, layout.pidsParent());
+    }
+
+    private static void moveThreadsBack(Path cgroup, Path parent) {
+        List<String> tids;
+        try {
+            tids = Files.readAllLines(cgroup.resolve("tasks"), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            return; // never created, or already gone
+        }
+        for (String tid : tids) {
+            if (!tid.isBlank() && Files.exists(Path.of("/proc/self/task", tid.strip()))) {
+                try {
+                    write(parent.resolve("tasks"), tid.strip());
+                } catch (IOException e) {
+                    LOGGER.error("The command sandbox could not move thread {} back from the cgroup {}: {}", tid,
+                            cgroup, e.toString());
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether a process is in both of the run's cgroups, as {@code /proc/<pid>/cgroup} says.
+     *
+     * @param pid the process
+     * @return {@code true} if it is in both
+     */
+    boolean holds(long pid) {
+        try {
+            String memberships = Files.readString(Path.of("/proc", Long.toString(pid), "cgroup"));
+            String name = memory.getFileName().toString();
+            return memberships.lines().filter(line -> line.endsWith("/" + name)).count() == 2;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Which limit the run hit, read from the cgroups' event counters: memory when the kernel killed a process
+     * for it, processes when a fork or clone failed for it.
+     *
+     * @return the limit, or empty when none was hit
+     */
+    Optional<SandboxLimits.Kind> exceeded() {
+        if (counter(memory.resolve("memory.oom_control"), "oom_kill") > 0) {
+            return Optional.of(SandboxLimits.Kind.MEMORY);
+        }
+        if (counter(pids.resolve("pids.events"), "max") > 0) {
+            return Optional.of(SandboxLimits.Kind.PROCESSES);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether the run's memory reached its limit at least once (the kernel then reclaims, or kills when it
+     * cannot): with a process killed by {@code SIGKILL}, the limit is what killed it even before the
+     * {@code oom_kill} counter shows it.
+     *
+     * @return {@code true} if the limit was reached
+     */
+    boolean memoryLimitReached() {
+        try {
+            return Long.parseLong(Files.readString(memory.resolve("memory.failcnt")).strip()) > 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Whether the thread was interrupted while {@link #close()} waited; the caller restores the flag. */
+    boolean wasInterrupted() {
+        return interrupted;
+    }
+
+    /**
+     * Removes the cgroups, waiting (boundedly) for the kernel to let go of the run's last processes. A cgroup
+     * that cannot be removed is logged, not thrown: the run's result stands.
+     */
+    @Override
+    public void close() {
+        for (Path directory : directories()) {
+            long deadline = System.nanoTime() + REMOVE_WAIT_MILLIS * 1_000_000L;
+            while (Files.exists(directory)) {
+                try {
+                    Files.delete(directory);
+                } catch (IOException e) {
+                    if (System.nanoTime() - deadline >= 0) {
+                        LOGGER.warn("The command sandbox could not remove the cgroup {}: {}", directory, e.toString());
+                        break;
+                    }
+                    interrupted |= UninterruptibleWait.sleep(POLL_MILLIS);
+                }
+            }
+        }
+    }
+
+    private List<Path> directories() {
+        return List.of(memory, pids);
+    }
+
+    /** A named counter of a flat-keyed cgroup file ({@code oom_kill 1}), 0 when absent or unreadable. */
+    static long counter(Path file, String key) {
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                String[] fields = line.trim().split("\\s+");
+                if (fields.length == 2 && fields[0].equals(key)) {
+                    return Long.parseLong(fields[1]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    private static void write(Path file, String value) throws IOException {
+        Files.writeString(file, value, StandardCharsets.US_ASCII);
+    }
+}
