@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.service.AiServices;
+import dev.mero.core.ops.UntrustedContent;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,7 +57,7 @@ class HostileInputLoopTest {
     void aRegexThatOverflowedTheStackFindsItsLine() throws IOException {
         Files.writeString(w.ws.resolve("long.txt"), "ab".repeat(15_000) + "c\n");
         ToolExecutionResultMessage result = resultOf("search_text", Map.of("path", "/ws", "pattern", "(a|b)*c"));
-        assertThat(result.text()).startsWith("1 matching line for '(a|b)*c' in '/ws'").contains("/ws/long.txt:1: ");
+        assertThat(data(result)).startsWith("1 matching line for '(a|b)*c' in '/ws'").contains("/ws/long.txt:1: ");
     }
 
     @Test
@@ -72,7 +73,7 @@ class HostileInputLoopTest {
         Files.writeString(w.ws.resolve("a".repeat(255)), "x\n");
         ToolExecutionResultMessage result = resultOf("find_files",
                 Map.of("path", "/ws", "pattern", "*a*a*a*a*a*a*a*a*a*a*a*a*b"));
-        assertThat(result.text()).startsWith("1 path below '/ws' match").endsWith("/ws/" + "a".repeat(254) + "b");
+        assertThat(data(result)).startsWith("1 path below '/ws' match").endsWith("/ws/" + "a".repeat(254) + "b");
     }
 
     @Test
@@ -84,5 +85,11 @@ class HostileInputLoopTest {
         assertThat(result.isError()).isTrue();
         assertThat(result.text()).startsWith("Error: ").contains("edit_file writes at most 1048576 bytes at once");
         assertThat(w.snapshot()).isEqualTo(before);
+    }
+
+    /** The tool's text inside its untrusted-data markers, as the model reads it. */
+    private static String data(ToolExecutionResultMessage result) {
+        return UntrustedContent.unwrap(result.text()).orElseThrow(
+                () -> new AssertionError("not marked as untrusted data: " + result.text()));
     }
 }

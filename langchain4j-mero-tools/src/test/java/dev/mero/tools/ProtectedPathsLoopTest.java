@@ -8,6 +8,7 @@ import dev.langchain4j.service.AiServices;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.ops.UntrustedContent;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,7 +132,8 @@ class ProtectedPathsLoopTest {
         List<ToolExecutionResultMessage> results = ScriptedChatModel.lastToolResults(model.requests().get(1));
         assertThat(results).hasSize(calls.size()).allSatisfy(r -> assertThat(r.text()).doesNotContain(secret));
         assertDenied(results.get(0), "**/.aws/credentials");
-        assertThat(results.get(1).text()).startsWith("No line in '/ws' matches 'secret'");
+        assertThat(UntrustedContent.unwrap(results.get(1).text())).hasValueSatisfying(text ->
+                assertThat(text).startsWith("No line in '/ws' matches 'secret'"));
         assertDenied(results.get(2), ".ssh");
         assertThat(results.get(3).text()).contains("/ws/project/src/app.txt:hello app");
         // the directory is not protected, the file in it is: the command runs and the sandbox shows it empty
