@@ -104,7 +104,7 @@ final class AtomicWrite {
     }
 
     /** A hidden name next to the target, unique, naming this process, and at most 255 bytes long. */
-    private static String temporaryName(String name) {
+    static String temporaryName(String name) {
         byte[] random = new byte[RANDOM_HEX_DIGITS / 2];
         RANDOM.nextBytes(random);
         return temporaryPrefix(name) + PID + "-" + HexFormat.of().formatHex(random) + ".tmp";
