@@ -67,6 +67,7 @@ final class FindFiles implements ToolOperation {
                 out.append("\n[Incomplete: stopped after ").append(outcome.entries).append(" entries")
                         .append(outcome.cutByTime ? " (time limit)" : "").append("; search a smaller directory.]");
             }
+            out.append(TreeWalk.depthNote(outcome, target, "find_files"));
             if (outcome.deniedDirectories > 0) {
                 out.append("\n[").append(outcome.deniedDirectories).append(" director")
                         .append(outcome.deniedDirectories == 1 ? "y was" : "ies were")

@@ -42,7 +42,8 @@ final class UnifiedDiff {
         int endA = Math.min(a.size(), a.size() - suffix + CONTEXT);
         int endB = Math.min(b.size(), b.size() - suffix + CONTEXT);
         StringBuilder out = new StringBuilder();
-        out.append("--- a").append(path).append('\n').append("+++ b").append(path).append('\n');
+        String shown = DirectoryListing.displayName(path);
+        out.append("--- a").append(shown).append('\n').append("+++ b").append(shown).append('\n');
         out.append("@@ -").append(range(start, endA - start)).append(" +").append(range(start, endB - start))
                 .append(" @@\n");
         for (int i = start; i < prefix; i++) {
