@@ -2,72 +2,27 @@ package dev.mero.core.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mero.core.PathEntry;
-import dev.mero.core.Permission;
-import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The smaller items of issue 19: a write deletes another writer's stale temporary file only where the context
- * may delete without asking; an edit_file dry run is refused where the real edit would be; find_files and
- * search_text say when the depth bound kept them out of a subtree instead of reporting a plain "no match".
+ * An edit_file dry run is refused where the real edit would be; find_files and search_text say when the depth
+ * bound kept them out of a subtree instead of reporting a plain "no match".
  */
-class WriteEditSearchEdgesTest {
-
-    private static final String HEX = "0123456789abcdef";
+class EditDryRunAndDepthTest {
 
     @TempDir
     Path temp;
     OpsWorkspace w;
-    String stale;
 
     @BeforeEach
-    void setUp() throws Exception {
+    void setUp() throws IOException {
         w = new OpsWorkspace(temp);
-        Process ended = new ProcessBuilder("true").start();
-        assertThat(ended.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        stale = ".notes.txt.mero-" + ended.pid() + "-" + HEX + ".tmp";
-        Files.writeString(w.ws.resolve(stale), "left behind");
-    }
-
-    private SecurityContext.Builder wsOnly(Permission... permissions) {
-        return SecurityContext.builder().name("narrow").path(PathEntry.of(w.ws.toString(), "ws", permissions));
-    }
-
-    @Test
-    void aWriteWithoutDeleteLeavesAnotherWritersTemporaryFile() {
-        MeroOperations noDelete = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE).build());
-        assertThat(noDelete.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"new\"}")).startsWith("Wrote ");
-        assertThat(noDelete.call("edit_file", "{\"path\":\"/ws/notes.txt\",\"old_text\":\"new\",\"new_text\":\"n\"}"))
-                .startsWith("Edited ");
-        assertThat(noDelete.call("copy_file", "{\"source\":\"/ws/notes.txt\",\"destination\":\"/ws/notes.txt.bak\"}"))
-                .startsWith("Copied ");
-        assertThat(w.ws.resolve(stale)).hasContent("left behind");
-        assertThat(w.ws.resolve("notes.txt")).hasContent("n");
-    }
-
-    @Test
-    void aWriteWhereDeletingNeedsApprovalOrAScopeLeavesItToo() {
-        MeroOperations approval = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
-                .requireApproval(Permission.DELETE).approval(request -> {
-                    throw new AssertionError("a write never asks to delete: " + request.action());
-                }).build());
-        assertThat(approval.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"new\"}")).startsWith("Wrote ");
-        MeroOperations scoped = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
-                .scopes("files:*:read", "files:*:write", "files:*:create").build());
-        assertThat(scoped.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"newer\"}")).startsWith("Wrote ");
-        assertThat(w.ws.resolve(stale)).hasContent("left behind");
-        MeroOperations full = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
-                .build());
-        assertThat(full.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"newest\"}")).startsWith("Wrote ");
-        assertThat(w.ws.resolve(stale)).doesNotExist();
     }
 
     @Test
