@@ -108,9 +108,7 @@ public final class ApprovalRequest {
     /**
      * Renders an action as messages show it: the permissions in declaration order joined by {@code ", "},
      * a colon, a space and the subject, for example {@code "WRITE: /ws/a.txt"},
-     * {@code "WRITE, DELETE: /ws/a.txt"} or {@code "EXECUTE: git status"}. A subject holding a control or
-     * invisible character (a file name with a line break, say) is quoted and escaped as {@link Messages#quote}
-     * does, so that it can neither forge a line nor hide part of itself from the approver.
+     * {@code "WRITE, DELETE: /ws/a.txt"} or {@code "EXECUTE: git status"}.
      *
      * @param permissions at least one permission
      * @param subject     the virtual path or command line, as the agent named it
@@ -124,9 +122,7 @@ public final class ApprovalRequest {
             throw new IllegalArgumentException("An action needs at least one permission, subject "
                     + Messages.quote(subject));
         }
-        // a subject with a line break or a bidirectional override is quoted, so it cannot forge or hide a line
-        boolean plain = subject.codePoints().noneMatch(Messages::isControlOrInvisible);
-        StringJoiner names = new StringJoiner(", ", "", ": " + (plain ? subject : Messages.quote(subject)));
+        StringJoiner names = new StringJoiner(", ", "", ": " + subject);
         for (Permission permission : EnumSet.copyOf(permissions)) {
             names.add(permission.name());
         }

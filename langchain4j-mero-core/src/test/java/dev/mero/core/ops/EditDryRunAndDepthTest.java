@@ -44,6 +44,19 @@ class EditDryRunAndDepthTest {
     }
 
     @Test
+    void everyDirectoryTheDepthBoundLeftOutIsCountedAndTheFirstNamed() throws IOException {
+        for (String top : new String[] {"b", "a"}) {
+            Path deep = w.ws.resolve(top);
+            for (int level = 0; level < TreeWalk.MAX_DEPTH; level++) {
+                deep = deep.resolve("d");
+            }
+            Files.createDirectories(deep);
+        }
+        String found = w.ops().call("find_files", "{\"path\":\"/ws\",\"pattern\":\"*.md\"}");
+        assertThat(found).contains("so 2 directories at that depth were not searched, the first being '/ws/a/d/");
+    }
+
+    @Test
     void aSearchCutByTheDepthBoundSaysSoAndHowToGoDeeper() throws IOException {
         Path deep = w.ws.resolve("deep");
         for (int level = 0; level < TreeWalk.MAX_DEPTH + 2; level++) {

@@ -104,11 +104,19 @@ class StaleTemporaryFilesTest {
         MeroOperations scoped = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
                 .scopes("files:*:read", "files:*:write", "files:*:create").build());
         assertThat(scoped.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"newer\"}")).startsWith("Wrote ");
+        MeroOperations entryApproval = MeroOperations.forContext(SecurityContext.builder().name("entry")
+                .path(PathEntry.builder().path(w.ws.toString()).slug("ws")
+                        .allow(Permission.READ, Permission.WRITE, Permission.DELETE)
+                        .requireApproval(Permission.DELETE).build())
+                .approval(request -> {
+                    throw new AssertionError("a write never asks to delete: " + request.action());
+                }).build());
+        assertThat(entryApproval.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"new!\"}"))
+                .startsWith("Wrote ");
         assertThat(stale).hasContent("left behind");
         MeroOperations full = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
                 .build());
         assertThat(full.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"newest\"}")).startsWith("Wrote ");
         assertThat(stale).doesNotExist();
     }
-
 }
