@@ -141,6 +141,31 @@ class LinkEntryResolutionTest {
     }
 
     @Test
+    void aLinkRepointedOutOfTheMountsBeforeItIsPlacedIsRefused() throws IOException {
+        Path link = Files.createSymbolicLink(ws.resolve("link"), Path.of("a.txt"));
+        ResolvedPath entry = context.guard("/ws/link", LinkOption.NOFOLLOW_LINKS, Permission.READ);
+        Files.delete(link);
+        Files.createSymbolicLink(link, outside);
+        assertThatThrownBy(() -> context.checkLinkTarget(entry, context.checkPath("/ws/copy")))
+                .isInstanceOf(PathAccessDeniedException.class)
+                .hasMessageStartingWith("Path '/ws/link' is a symbolic link that leads outside the mounted entries;")
+                .hasMessageNotContaining(outside.toString());
+        assertThat(events.get(events.size() - 1).type()).isEqualTo(AuditEventType.DENIED);
+    }
+
+    @Test
+    void aHostPathThroughALinkElsewhereNamesTheEntryItReaches() throws IOException {
+        Files.createSymbolicLink(ws.resolve("link"), Path.of("a.txt"));
+        Path alias = Files.createSymbolicLink(outside.resolve("alias"), ws);
+        ResolvedPath entry = context.guard(alias.resolve("link").toString(), LinkOption.NOFOLLOW_LINKS,
+                Permission.READ);
+        assertThat(entry.realPath()).isEqualTo(ws.resolve("link"));
+        assertThat(entry.isSymbolicLink()).isTrue();
+        ResolvedPath followed = context.guard(alias.resolve("link").toString(), Permission.READ);
+        assertThat(followed.realPath()).isEqualTo(ws.resolve("a.txt"));
+    }
+
+    @Test
     void leadsToFollowsALinkTextAsTheKernelDoes() throws IOException {
         Path dir = ws.resolve("dir");
         assertThat(SymbolicLinks.leadsTo(dir, "../a.txt")).contains(ws.resolve("a.txt"));
