@@ -120,7 +120,8 @@ final class PathResolver {
      *
      * @return the link's text, as checked
      */
-    String linkTextFor(ResolvedPath link, Path directory) {
+    String linkTextFor(ResolvedPath link, Path destination) {
+        Path directory = destination.getParent();
         Path location = link.realPath();
         String text = SymbolicLinks.text(location);
         if (text == null) {
@@ -137,6 +138,8 @@ final class PathResolver {
         } else if (there.isEmpty() || containing(there.get()).isEmpty()) {
             problem = "would lead " + (there.isEmpty() ? "to nothing" : "outside the mounted entries")
                     + " from its new place (its relative target is kept as written, as mv and cp -P keep it)";
+        } else if (there.get().equals(destination) || destination.equals(SymbolicLinks.firstHop(directory, text))) {
+            problem = "would replace what it points to, or point to itself, at its new place";
         }
         if (problem != null) {
             throw (PathAccessDeniedException) new PathAccessDeniedException("Path " + Messages.quote(link.virtualPath())

@@ -470,7 +470,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("checkLinkTarget needs a target resolved as a symbolic link");
         }
         try {
-            return resolver.linkTextFor(link, destination.realPath().getParent());
+            return resolver.linkTextFor(link, destination.realPath());
         } catch (MeroToolsException refused) {
             guard.recordLateRefusal(refused, link.checkedPermissions(), link.virtualPath());
             throw refused;

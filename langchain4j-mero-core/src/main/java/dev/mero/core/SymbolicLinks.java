@@ -45,27 +45,47 @@ final class SymbolicLinks {
      * @return the existing target, or empty when the link leads to nothing (missing, looping, unreadable)
      */
     static Optional<Path> leadsTo(Path directory, String text) {
-        if (text == null || text.isEmpty() || text.length() > MAX_TEXT_LENGTH || text.indexOf('\0') >= 0) {
+        Path hop = firstHop(directory, text);
+        try {
+            return hop != null && Files.exists(hop, LinkOption.NOFOLLOW_LINKS) ? Optional.of(hop.toRealPath())
+                    : Optional.empty();
+        } catch (IOException | SecurityException nowhere) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The entry a link with {@code text} names when it lies in {@code directory}, its own last name not followed:
+     * the next link of a chain, or the target itself.
+     *
+     * @param directory the canonical directory the link lies in
+     * @param text      the link's text
+     * @return the named entry, its directory canonical; {@code null} for a text that names nothing
+     */
+    static Path firstHop(Path directory, String text) {
+        if (text == null || text.isEmpty() || text.length() > MAX_TEXT_LENGTH || text.indexOf('\0') >= 0) {
+            return null;
         }
         try {
             Path written = Path.of(text);
             Path current = written.isAbsolute() ? written.getRoot() : directory;
+            Path pending = null;
             for (Path name : written) {
                 String part = name.toString();
+                if (pending != null) {
+                    // a name with more after it is a directory on the way: followed, as the kernel follows it
+                    current = Files.exists(pending, LinkOption.NOFOLLOW_LINKS) ? pending.toRealPath() : pending;
+                    pending = null;
+                }
                 if (part.equals("..")) {
                     current = current.getParent() == null ? current : current.getParent();
                 } else if (!part.equals(".") && !part.isEmpty()) {
-                    current = current.resolve(part);
-                    if (Files.exists(current, LinkOption.NOFOLLOW_LINKS)) {
-                        current = current.toRealPath();
-                    }
+                    pending = current.resolve(part);
                 }
             }
-            return Files.exists(current, LinkOption.NOFOLLOW_LINKS) ? Optional.of(current.toRealPath())
-                    : Optional.empty();
+            return pending != null ? pending : current;
         } catch (IOException | SecurityException | InvalidPathException nowhere) {
-            return Optional.empty();
+            return null;
         }
     }
 }

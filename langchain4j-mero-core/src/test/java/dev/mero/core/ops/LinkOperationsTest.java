@@ -232,6 +232,18 @@ class LinkOperationsTest {
     }
 
     @Test
+    void aCopyNeverReplacesWhatTheLinkPointsToNorPointsToItself() throws IOException {
+        Files.createSymbolicLink(w.ws.resolve("link"), Path.of("target.txt"));
+        refusedUnchanged("copy_file", "{\"source\":\"/ws/link\",\"destination\":\"/ws/target.txt\"}",
+                "Denied: Path '/ws/link' is a symbolic link that would replace what it points to, or point to itself");
+        Files.createSymbolicLink(w.ws.resolve("hop"), Path.of("target.txt"));
+        Files.createSymbolicLink(w.ws.resolve("first"), Path.of("hop"));
+        refusedUnchanged("copy_file", "{\"source\":\"/ws/first\",\"destination\":\"/ws/hop\"}",
+                "Denied: Path '/ws/first' is a symbolic link that would replace what it points to, or point to itself");
+        assertThat(w.ws.resolve("target.txt")).hasContent("keep me");
+    }
+
+    @Test
     void copyFileNeverWritesThroughALinkAtTheDestination() throws IOException {
         Files.createSymbolicLink(w.ws.resolve("src"), Path.of("target.txt"));
         Files.writeString(w.ws.resolve("victim.txt"), "victim");
