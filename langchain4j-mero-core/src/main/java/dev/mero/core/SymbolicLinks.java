@@ -63,7 +63,7 @@ final class SymbolicLinks {
      * @return the named entry, its directory canonical; {@code null} for a text that names nothing
      */
     static Path firstHop(Path directory, String text) {
-        if (text == null || text.isEmpty() || text.length() > MAX_TEXT_LENGTH || text.indexOf('\0') >= 0) {
+        if (text == null || text.isEmpty() || text.length() > MAX_TEXT_LENGTH) {
             return null;
         }
         try {

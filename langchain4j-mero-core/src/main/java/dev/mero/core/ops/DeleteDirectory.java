@@ -10,6 +10,7 @@ import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -139,7 +140,7 @@ final class DeleteDirectory implements ToolOperation {
     }
 
     private OperationFailedException isALink(ResolvedPath target) {
-        String where = target.linkTarget().flatMap(context::virtualPathOf)
+        String where = target.linkTarget().filter(Files::isDirectory).flatMap(context::virtualPathOf)
                 .map(path -> ", or delete_directory on " + Messages.quote(path) + " to delete what it points to")
                 .orElse("");
         return new OperationFailedException(Messages.quote(target.virtualPath()) + " is a symbolic link, not a "

@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,7 +128,8 @@ class LinkOperationsTest {
         assertThat(text).contains("delete_file").contains("'/ws/real'");
         refusedUnchanged("delete_directory", "{\"path\":\"/ws/dirlink\"}", "Error: '/ws/dirlink' is a symbolic link");
         Files.createSymbolicLink(w.ws.resolve("filelink"), Path.of("target.txt"));
-        refusedUnchanged("delete_directory", "{\"path\":\"/ws/filelink\"}", "Error: '/ws/filelink' is a symbolic link");
+        assertThat(refusedUnchanged("delete_directory", "{\"path\":\"/ws/filelink\"}",
+                "Error: '/ws/filelink' is a symbolic link")).doesNotContain("target.txt");
         assertThat(w.ws.resolve("real/sub/deep.txt")).hasContent("deep");
     }
 
@@ -199,6 +201,51 @@ class LinkOperationsTest {
                 "Denied: Path '/ws/real/sub/up2' is a symbolic link that would lead outside the mounted entries from "
                         + "its new place");
         assertThat(last().type()).isEqualTo(AuditEventType.DENIED);
+    }
+
+    @Test
+    void aMoveAcrossFileSystemsPlacesTheLinkOrCopiesTheFileThenRemovesTheSource() throws IOException {
+        Path memory = Path.of("/dev/shm");
+        Assumptions.assumeTrue(Files.isDirectory(memory) && Files.isWritable(memory), "no /dev/shm here");
+        Path other = Files.createTempDirectory(memory, "mero-links-").toRealPath();
+        try {
+            Assumptions.assumeFalse(Files.getFileStore(other).equals(Files.getFileStore(w.ws)),
+                    "/dev/shm is on the temporary directory's file system");
+            MeroOperations across = MeroOperations.forContext(w.contextBuilder()
+                    .path(PathEntry.of(other.toString(), "mem", Permission.READ, Permission.WRITE, Permission.DELETE))
+                    .build());
+            Files.createSymbolicLink(w.ws.resolve("link"), w.ws.resolve("target.txt"));
+            assertThat(across.call("move_file", "{\"source\":\"/ws/link\",\"destination\":\"/mem/link\"}"))
+                    .startsWith("Moved the symbolic link '/ws/link' to '/mem/link'");
+            assertThat(Files.readSymbolicLink(other.resolve("link"))).isEqualTo(w.ws.resolve("target.txt"));
+            assertThat(Files.exists(w.ws.resolve("link"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+            assertThat(across.call("move_file", "{\"source\":\"/ws/notes.txt\",\"destination\":\"/mem/n.txt\"}"))
+                    .isEqualTo("Moved '/ws/notes.txt' to '/mem/n.txt' (12 bytes).");
+            assertThat(other.resolve("n.txt")).hasContent("hello notes");
+            assertThat(w.ws.resolve("notes.txt")).doesNotExist();
+            assertThat(w.ws.resolve("target.txt")).hasContent("keep me");
+            try (var entries = Files.list(other)) {
+                assertThat(entries.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("link", "n.txt");
+            }
+        } finally {
+            try (var entries = Files.list(other)) {
+                for (Path entry : entries.toList()) {
+                    Files.delete(entry);
+                }
+            }
+            Files.delete(other);
+        }
+    }
+
+    @Test
+    void aLinkIsNotMovedOntoItselfAndAVanishedSourceIsReported() throws IOException {
+        Files.createSymbolicLink(w.ws.resolve("link"), Path.of("target.txt"));
+        refusedUnchanged("move_file", "{\"source\":\"/ws/link\",\"destination\":\"/ws/./link\"}",
+                "Error: The source and the destination are the same link ('/ws/link'); nothing was moved.");
+        refusedUnchanged("copy_file", "{\"source\":\"/ws/link\",\"destination\":\"/ws/link\"}",
+                "Error: The source and the destination are the same link ('/ws/link'); nothing was copied.");
+        refusedUnchanged("move_file", "{\"source\":\"/ws/target.txt\",\"destination\":\"/ws/target.txt\"}",
+                "Error: The source and the destination are the same file ('/ws/target.txt'); nothing was moved.");
     }
 
     @Test
