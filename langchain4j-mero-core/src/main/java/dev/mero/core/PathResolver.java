@@ -115,8 +115,9 @@ final class PathResolver {
     }
 
     /**
-     * Checks that a symbolic link resolved as itself may be placed, with its text unchanged, in {@code directory}:
-     * where it leads from its own directory and from {@code directory} must both exist inside the mounts.
+     * Checks that a symbolic link resolved as itself may be placed, with its text unchanged, at {@code destination}
+     * (a canonical location): where it leads from its own directory and from the destination's must both exist
+     * inside the mounts, and there it must neither replace what it leads to nor name itself.
      *
      * @return the link's text, as checked
      */

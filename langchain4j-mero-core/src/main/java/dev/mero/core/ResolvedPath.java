@@ -68,8 +68,8 @@ public final class ResolvedPath {
     }
 
     /**
-     * The entry whose directory most closely contains the real path (for a symlink, the entry of its
-     * target).
+     * The entry whose directory most closely contains the real path (for a path through a symlink, the entry
+     * of its target; for a {@link #isSymbolicLink() link resolved as itself}, the entry of the link's location).
      *
      * @return the deciding entry
      */
