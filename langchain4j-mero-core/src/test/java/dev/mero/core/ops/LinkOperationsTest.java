@@ -205,12 +205,17 @@ class LinkOperationsTest {
 
     @Test
     void aMoveAcrossFileSystemsPlacesTheLinkOrCopiesTheFileThenRemovesTheSource() throws IOException {
-        Path memory = Path.of("/dev/shm");
-        Assumptions.assumeTrue(Files.isDirectory(memory) && Files.isWritable(memory), "no /dev/shm here");
-        Path other = Files.createTempDirectory(memory, "mero-links-").toRealPath();
+        // another file system: memory (/dev/shm) or, where temporary trees live in memory, the build directory
+        Path other = null;
+        for (Path candidate : List.of(Path.of("/dev/shm"), Path.of("target").toAbsolutePath())) {
+            if (Files.isDirectory(candidate) && Files.isWritable(candidate)
+                    && !Files.getFileStore(candidate).equals(Files.getFileStore(w.ws))) {
+                other = Files.createTempDirectory(candidate, "mero-links-").toRealPath();
+                break;
+            }
+        }
+        Assumptions.assumeTrue(other != null, "no second file system here");
         try {
-            Assumptions.assumeFalse(Files.getFileStore(other).equals(Files.getFileStore(w.ws)),
-                    "/dev/shm is on the temporary directory's file system");
             MeroOperations across = MeroOperations.forContext(w.contextBuilder()
                     .path(PathEntry.of(other.toString(), "mem", Permission.READ, Permission.WRITE, Permission.DELETE))
                     .build());
