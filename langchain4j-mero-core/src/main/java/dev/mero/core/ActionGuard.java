@@ -355,6 +355,10 @@ final class ActionGuard {
 
             @Override
             public List<String> targets(ResolvedPath target) {
+                if (target.isSymbolicLink()) {
+                    return List.of(target.virtualPath() + " -> " + target.realPath() + " (symbolic link to "
+                            + target.linkTarget().map(Object::toString).orElse("nothing: dangling or looping") + ")");
+                }
                 return List.of(target.virtualPath() + " -> " + target.realPath());
             }
 

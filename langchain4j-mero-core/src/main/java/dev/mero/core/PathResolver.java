@@ -89,10 +89,20 @@ final class PathResolver {
     }
 
     ResolvedPath resolve(String input, Set<Permission> needed) {
+        return resolve(input, needed, true);
+    }
+
+    /**
+     * Resolves and decides a path; with {@code followLast} false a symbolic link at its last name is not followed
+     * ({@code lstat}, as {@code rm} and {@code mv} see a path): the decision is on the link's own location, and
+     * the link must lead inside the mounts, or nowhere (dangling, looping), for the path to be accepted.
+     */
+    ResolvedPath resolve(String input, Set<Permission> needed, boolean followLast) {
         List<String> names = PathSyntax.components(input);
         try {
-            Path real = input.startsWith("/") ? absolute(input, names) : relative(input, names);
-            return decide(input, real, needed);
+            Path real = input.startsWith("/") ? absolute(input, names, followLast) : relative(input, names, followLast);
+            ResolvedPath decided = decide(input, real, needed);
+            return followLast ? decided : asEntry(decided);
         } catch (InvalidPathException e) {
             // a name the JVM's file-name encoding cannot represent (a non-UTF-8 locale): the cause and the fix
             throw new OperationFailedException("Path " + Messages.quote(input) + " cannot be used: "
@@ -100,32 +110,89 @@ final class PathResolver {
         }
     }
 
-    private Path relative(String input, List<String> names) {
+    /** A decided target as its own directory entry: a link there is named, and must not lead out of the mounts. */
+    private ResolvedPath asEntry(ResolvedPath decided) {
+        Path location = decided.realPath();
+        if (decided.isMountRoot() || !Files.isSymbolicLink(location)) {
+            return decided.asEntry(false, null);
+        }
+        Path target = SymbolicLinks.leadsTo(location.getParent(), SymbolicLinks.text(location)).orElse(null);
+        if (target != null && containing(target).isEmpty()) {
+            throw (PathAccessDeniedException) new PathAccessDeniedException("Path " + Messages.quote(decided.input())
+                    + " is a symbolic link that leads outside the mounted entries of context "
+                    + Messages.quote(contextName) + "; such a link is not deleted, moved or copied, and nothing was "
+                    + "changed. Ask the user to remove it if it is not needed.")
+                    .withAuditDetail("symbolic link " + Messages.quote(location.toString()) + " leads to "
+                            + Messages.quote(target.toString()));
+        }
+        return decided.asEntry(true, target);
+    }
+
+    /**
+     * Checks that a symbolic link resolved as itself may be placed, with its text unchanged, at {@code destination}
+     * (a canonical location): where it leads from its own directory and from the destination's must both exist
+     * inside the mounts, and there it must neither replace what it leads to nor name itself.
+     *
+     * @return the link's text, as checked
+     */
+    String linkTextFor(ResolvedPath link, Path destination) {
+        Path directory = destination.getParent();
+        Path location = link.realPath();
+        String text = SymbolicLinks.text(location);
+        if (text == null) {
+            throw new OperationFailedException(Messages.quote(link.virtualPath()) + " is no longer a symbolic link; "
+                    + "nothing was changed. Check it and try again.");
+        }
+        Optional<Path> here = SymbolicLinks.leadsTo(location.getParent(), text);
+        Optional<Path> there = SymbolicLinks.leadsTo(directory, text);
+        String problem = null;
+        if (here.isEmpty()) {
+            problem = "leads to nothing (its target does not exist, or the link loops)";
+        } else if (containing(here.get()).isEmpty()) {
+            problem = "leads outside the mounted entries";
+        } else if (there.isEmpty() || containing(there.get()).isEmpty()) {
+            problem = "would lead " + (there.isEmpty() ? "to nothing" : "outside the mounted entries")
+                    + " from its new place (its relative target is kept as written, as mv and cp -P keep it)";
+        } else if (there.get().equals(destination) || destination.equals(SymbolicLinks.firstHop(directory, text))) {
+            problem = "would replace what it points to, or point to itself, at its new place";
+        }
+        if (problem != null) {
+            throw (PathAccessDeniedException) new PathAccessDeniedException("Path " + Messages.quote(link.virtualPath())
+                    + " is a symbolic link that " + problem + "; in context " + Messages.quote(contextName)
+                    + " a link is moved or copied only when it leads to something inside the mounts. Nothing was "
+                    + "changed.").withAuditDetail("symbolic link " + Messages.quote(location.toString()) + " -> "
+                    + Messages.quote(text) + " placed in " + Messages.quote(directory.toString()));
+        }
+        return text;
+    }
+
+    private Path relative(String input, List<String> names, boolean followLast) {
         if (entries.isEmpty()) {
             throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is not covered by any PathEntry in "
                     + "context " + Messages.quote(contextName) + " (the context mounts no paths).");
         }
-        return underMount(input, entries.get(0).realPath(), true, names);
+        return underMount(input, entries.get(0).realPath(), true, names, followLast);
     }
 
-    private Path absolute(String input, List<String> names) {
+    private Path absolute(String input, List<String> names, boolean followLast) {
         // 1. A host path written under an entry's directory (as configured or as resolved).
         PathEntry host = outermostLexicalRoot(names);
         if (host != null) {
             boolean resolved = startsWith(names, host.realPath());
             Path root = resolved ? host.realPath() : host.path();
-            return underMount(input, root, resolved, names.subList(root.getNameCount(), names.size()));
+            return underMount(input, root, resolved, names.subList(root.getNameCount(), names.size()), followLast);
         }
         // 2. A virtual path under a mounted slug.
         PathEntry mount = names.isEmpty() ? null : bySlug.get(names.get(0));
         if (mount != null) {
-            return underMount(input, mount.realPath(), true, names.subList(1, names.size()));
+            return underMount(input, mount.realPath(), true, names.subList(1, names.size()), followLast);
         }
         // 3. A host path that reaches an entry through a symlink elsewhere on the host.
         Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
         Path real;
         try {
-            real = canonical(input, lexical);
+            real = followLast || lexical.getNameCount() == 0 ? canonical(input, lexical)
+                    : canonical(input, lexical.getParent()).resolve(lexical.getFileName());
         } catch (OperationFailedException e) {
             // a host path that cannot be resolved (e.g. /dev/fd/0, a pipe) cannot be shown to reach an entry
             throw notCoveredAbsolute(input);
@@ -147,7 +214,7 @@ final class PathResolver {
      * {@code canonicalRoot} says that {@code root} is an entry's resolved directory, so that only the names
      * below it need to be looked at.
      */
-    private Path underMount(String input, Path root, boolean canonicalRoot, List<String> names) {
+    private Path underMount(String input, Path root, boolean canonicalRoot, List<String> names, boolean followLast) {
         Deque<String> stack = new ArrayDeque<>();
         for (String name : names) {
             if (!name.equals("..")) {
@@ -161,6 +228,15 @@ final class PathResolver {
         for (String name : stack) {
             lexical = lexical.resolve(name);
         }
+        if (!followLast && !stack.isEmpty()) {
+            // the link's own location: its directory resolved, its name kept
+            return canonicalUnder(input, root, canonicalRoot, lexical.getParent()).resolve(lexical.getFileName());
+        }
+        return canonicalUnder(input, root, canonicalRoot, lexical);
+    }
+
+    /** The canonical form of {@code lexical}, a path at or below {@code root}. */
+    private Path canonicalUnder(String input, Path root, boolean canonicalRoot, Path lexical) {
         if (canonicalRoot) {
             Path real = canonicalBelow(root, lexical);
             if (real != null) {

@@ -30,15 +30,25 @@ public final class ResolvedPath {
     private final Set<Permission> effective;
     private final Set<Permission> approvalRequired;
     private final String contentDigest;
+    /** How the path was resolved: {@code false} when a link at its last name is the target itself. */
+    private final boolean followsLastLink;
+    /** Whether the target is a symbolic link resolved as itself. */
+    private final boolean link;
+    /** Where that link leads (canonical), or {@code null} when it is no link or leads nowhere. */
+    private final Path linkTarget;
 
     ResolvedPath(String input, PathEntry entry, String virtualPath, Path realPath,
                  Set<Permission> checked, Set<Permission> effective, Set<Permission> approvalRequired) {
-        this(input, entry, virtualPath, realPath, checked, effective, approvalRequired, null);
+        this(input, entry, virtualPath, realPath, checked, effective, approvalRequired, null, true, false, null);
     }
 
     private ResolvedPath(String input, PathEntry entry, String virtualPath, Path realPath, Set<Permission> checked,
-                         Set<Permission> effective, Set<Permission> approvalRequired, String contentDigest) {
+                         Set<Permission> effective, Set<Permission> approvalRequired, String contentDigest,
+                         boolean followsLastLink, boolean link, Path linkTarget) {
         this.contentDigest = contentDigest;
+        this.followsLastLink = followsLastLink;
+        this.link = link;
+        this.linkTarget = linkTarget;
         this.input = input;
         this.entry = entry;
         this.virtualPath = virtualPath;
@@ -58,8 +68,8 @@ public final class ResolvedPath {
     }
 
     /**
-     * The entry whose directory most closely contains the real path (for a symlink, the entry of its
-     * target).
+     * The entry whose directory most closely contains the real path (for a path through a symlink, the entry
+     * of its target; for a {@link #isSymbolicLink() link resolved as itself}, the entry of the link's location).
      *
      * @return the deciding entry
      */
@@ -140,7 +150,44 @@ public final class ResolvedPath {
         if (Objects.equals(digest, contentDigest)) {
             return this;
         }
-        return new ResolvedPath(input, entry, virtualPath, realPath, checked, effective, approvalRequired, digest);
+        return new ResolvedPath(input, entry, virtualPath, realPath, checked, effective, approvalRequired, digest,
+                followsLastLink, link, linkTarget);
+    }
+
+    /**
+     * This target resolved without following a link at its last name ({@code lstat}, like {@code rm} and
+     * {@code mv}): {@code link} tells whether a symbolic link is there, {@code target} where it leads.
+     */
+    ResolvedPath asEntry(boolean isLink, Path target) {
+        return new ResolvedPath(input, entry, virtualPath, realPath, checked, effective, approvalRequired,
+                contentDigest, false, isLink, target);
+    }
+
+    /** Whether a link at the last name was followed when this target was resolved (the default). */
+    boolean followsLastLink() {
+        return followsLastLink;
+    }
+
+    /**
+     * Tells whether the target is a symbolic link that was resolved as itself: a path checked with
+     * {@link java.nio.file.LinkOption#NOFOLLOW_LINKS} whose last name is a link. {@link #realPath()} is then the
+     * link's own location (its directory resolved, its name kept), as {@code rm} and {@code mv} see it; a path
+     * checked the ordinary way never names a link.
+     *
+     * @return {@code true} for a link resolved as itself
+     */
+    public boolean isSymbolicLink() {
+        return link;
+    }
+
+    /**
+     * Where a {@link #isSymbolicLink() link resolved as itself} leads: the canonical host path at the end of its
+     * chain. For the audit log only; a message for the model names virtual paths.
+     *
+     * @return the link's target, empty when the target is no link or the link leads nowhere (dangling, looping)
+     */
+    public Optional<Path> linkTarget() {
+        return Optional.ofNullable(linkTarget);
     }
 
     /**
@@ -156,7 +203,8 @@ public final class ResolvedPath {
     public boolean equals(Object o) {
         return o instanceof ResolvedPath other && input.equals(other.input) && entry == other.entry
                 && realPath.equals(other.realPath) && checked.equals(other.checked)
-                && effective.equals(other.effective);
+                && effective.equals(other.effective) && followsLastLink == other.followsLastLink
+                && link == other.link && Objects.equals(linkTarget, other.linkTarget);
     }
 
     @Override

@@ -15,6 +15,8 @@ import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.replay.ReplayStore;
 import dev.mero.core.scope.ScopeSet;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -305,7 +307,14 @@ public final class SecurityContext {
 
     /** Resolves a target again and requires the same real path, without recording anything. */
     ResolvedPath resolveAgain(ResolvedPath target) {
-        ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions());
+        ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions(), target.followsLastLink());
+        if (now.realPath().equals(target.realPath()) && !now.linkTarget().equals(target.linkTarget())) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
+                    + "being used: the symbolic link " + Messages.quote(target.virtualPath()) + " now leads elsewhere. "
+                    + "Nothing was done; check the link and try again.").withAuditDetail("link led to "
+                    + target.linkTarget().map(Path::toString).orElse("nothing") + ", now "
+                    + now.linkTarget().map(Path::toString).orElse("nothing"));
+        }
         if (!now.realPath().equals(target.realPath())) {
             throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
                     + "being used: it resolved to " + Messages.quote(target.virtualPath())
@@ -410,6 +419,114 @@ public final class SecurityContext {
     }
 
     /**
+     * Like {@link #guard(Operation, String, String, String)}, for an action on the path's own directory entry, as
+     * {@code rm} and {@code mv} see it: with {@link LinkOption#NOFOLLOW_LINKS} a symbolic link at the path's last
+     * name is not followed. The checks and the approval are then on the link's own location (its directory
+     * resolved as always, its name kept), the target says {@link ResolvedPath#isSymbolicLink() that it is a link}
+     * and where it leads (for the audit log), and a link that leads outside the mounted entries is refused
+     * ({@link PathAccessDeniedException}); a link that leads nowhere (dangling, looping) is accepted, since acting
+     * on the link touches nothing else. Links in the middle of the path are resolved as always. A path whose last
+     * name is no link is decided exactly as by the other overload.
+     *
+     * @param operation     the operation
+     * @param path          the path as the agent wrote it
+     * @param linkOption    {@link LinkOption#NOFOLLOW_LINKS}
+     * @param details       what the human approver should see, or {@code null}
+     * @param contentDigest the digest of the content the action writes, or {@code null}
+     * @return the approved, re-validated target
+     * @throws MeroToolsException for every refusal
+     */
+    public ResolvedPath guard(Operation operation, String path, LinkOption linkOption, String details,
+                              String contentDigest) {
+        Objects.requireNonNull(operation, "operation");
+        requireNoFollow(linkOption);
+        if (operation == Operation.COMMAND_EXECUTE) {
+            throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
+        }
+        return guard.guard(operation, String.valueOf(path),
+                () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
+                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                .withContentDigest(contentDigest);
+    }
+
+    /**
+     * Like {@link #run(Operation, String, String, String, Function)}, on the path's own directory entry: a
+     * symbolic link at its last name is not followed, as {@link #guard(Operation, String, LinkOption, String,
+     * String)} describes.
+     *
+     * @param operation     the operation
+     * @param path          the path as the agent wrote it
+     * @param linkOption    {@link LinkOption#NOFOLLOW_LINKS}
+     * @param details       what the human approver should see, or {@code null}
+     * @param contentDigest the digest of the content the action writes, or {@code null}
+     * @param action        the operation itself, given the approved target
+     * @param <R>           the result type
+     * @return the action's result
+     * @throws MeroToolsException for every refusal, and whatever the action throws
+     */
+    public <R> R run(Operation operation, String path, LinkOption linkOption, String details, String contentDigest,
+                     Function<ResolvedPath, R> action) {
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(action, "action");
+        requireNoFollow(linkOption);
+        if (operation == Operation.COMMAND_EXECUTE) {
+            throw new IllegalArgumentException("COMMAND_EXECUTE is run by runCommand(...), not run(...)");
+        }
+        return guard.run(operation, String.valueOf(path),
+                () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
+                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
+    }
+
+    /**
+     * Like {@link #guard(String, Permission...)}, on the path's own directory entry: a symbolic link at its last
+     * name is not followed, as {@link #guard(Operation, String, LinkOption, String, String)} describes.
+     *
+     * @param path        the path as the agent wrote it
+     * @param linkOption  {@link LinkOption#NOFOLLOW_LINKS}
+     * @param permissions the permissions the action needs, at least one
+     * @return the approved, re-validated target
+     * @throws MeroToolsException for every refusal
+     */
+    public ResolvedPath guard(String path, LinkOption linkOption, Permission... permissions) {
+        requireNoFollow(linkOption);
+        return guard(path, false, permissions);
+    }
+
+    /**
+     * Checks that a symbolic link, resolved as itself, may be moved or copied as a link to {@code destination}
+     * with its text unchanged (as {@code mv} and {@code cp -P} keep it): where it leads now, and where it would
+     * lead from the destination's directory, must both exist inside the mounted entries. A refusal is recorded in
+     * the audit log.
+     *
+     * @param link        a target from {@link #guard(Operation, String, LinkOption, String, String)} that
+     *                    {@link ResolvedPath#isSymbolicLink() is a link}
+     * @param destination the checked place the link is to be moved or copied to
+     * @return the link's text as checked, to create the link with; never show it to the model
+     * @throws PathAccessDeniedException if the link leads nowhere or outside the mounts, from either place
+     * @throws OperationFailedException  if no link is there any more
+     */
+    public String checkLinkTarget(ResolvedPath link, ResolvedPath destination) {
+        Objects.requireNonNull(link, "link");
+        Objects.requireNonNull(destination, "destination");
+        if (!link.isSymbolicLink()) {
+            throw new IllegalArgumentException("checkLinkTarget needs a target resolved as a symbolic link");
+        }
+        try {
+            return resolver.linkTextFor(link, destination.realPath());
+        } catch (MeroToolsException refused) {
+            guard.recordLateRefusal(refused, link.checkedPermissions(), link.virtualPath());
+            throw refused;
+        }
+    }
+
+    private static void requireNoFollow(LinkOption linkOption) {
+        if (linkOption != LinkOption.NOFOLLOW_LINKS) {
+            throw new IllegalArgumentException("linkOption must be LinkOption.NOFOLLOW_LINKS");
+        }
+    }
+
+    /**
      * Guards an action on a path that needs the given permissions, for callers that think in permissions
      * rather than operations. The same steps as {@link #guard(Operation, String)}; the scopes checked are
      * those of {@link Operation#FILE_READ}, {@link Operation#FILE_WRITE}, {@link Operation#FILE_DELETE} and,
@@ -422,6 +539,10 @@ public final class SecurityContext {
      * @throws InvalidInputException (audited) if no permission is given
      */
     public ResolvedPath guard(String path, Permission... permissions) {
+        return guard(path, true, permissions);
+    }
+
+    private ResolvedPath guard(String path, boolean followLast, Permission... permissions) {
         EnumSet<Permission> needed = permissionSet(permissions);
         if (needed.isEmpty()) {
             InvalidInputException refused = new InvalidInputException("No permission was named for the action on "
@@ -440,7 +561,7 @@ public final class SecurityContext {
                 case EXECUTE -> Operation.COMMAND_EXECUTE;
             });
         }
-        return guard.guard(operations, needed, String.valueOf(path), () -> checkPathAccess(path, permissions),
+        return guard.guard(operations, needed, String.valueOf(path), () -> resolver.resolve(path, needed, followLast),
                 ActionGuard.paths(this, String.valueOf(path), null, null));
     }
 

@@ -3,6 +3,10 @@ package dev.mero.core.ops;
 import static java.nio.file.StandardOpenOption.CREATE_NEW;
 import static java.nio.file.StandardOpenOption.WRITE;
 
+import dev.mero.core.Operation;
+import dev.mero.core.Permission;
+import dev.mero.core.ResolvedPath;
+import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -24,7 +28,9 @@ import java.util.Set;
  *
  * <p>A writer killed in the middle (SIGKILL, a power cut) cannot remove its temporary file, so each write first
  * removes the temporary files of the same target whose writing process no longer exists: the temporary name
- * carries the writer's process id. Temporary files of live processes, this one included, are left alone.
+ * carries the writer's process id. Temporary files of live processes, this one included, are left alone. Removing
+ * another writer's file is a deletion, so it happens only where the context may delete without asking
+ * ({@link #mayRemoveStale}); elsewhere a write removes nothing but its own temporary file.
  */
 final class AtomicWrite {
 
@@ -56,10 +62,11 @@ final class AtomicWrite {
      * @param directory the open directory that holds the file
      * @param name      the file's name in it
      * @param bytes     the new content
+     * @param removeStale whether the stale temporary files of ended writers may be deleted ({@link #mayRemoveStale})
      * @throws IOException if the content cannot be written or renamed into place
      */
-    static void replace(SecureDirectory directory, String name, byte[] bytes) throws IOException {
-        replace(directory, name, out -> {
+    static void replace(SecureDirectory directory, String name, byte[] bytes, boolean removeStale) throws IOException {
+        replace(directory, name, removeStale, out -> {
             ByteBuffer buffer = ByteBuffer.wrap(bytes);
             while (buffer.hasRemaining()) {
                 out.write(buffer);
@@ -72,12 +79,16 @@ final class AtomicWrite {
      *
      * @param directory the open directory that holds the file
      * @param name      the file's name in it
+     * @param removeStale whether the stale temporary files of ended writers may be deleted ({@link #mayRemoveStale})
      * @param content   writes the new content
      * @throws IOException if the content cannot be written or renamed into place
      */
-    static void replace(SecureDirectory directory, String name, Content content) throws IOException {
+    static void replace(SecureDirectory directory, String name, boolean removeStale, Content content)
+            throws IOException {
         Optional<Set<PosixFilePermission>> permissions = directory.posixPermissions(name);
-        removeStaleTemporaries(directory, name);
+        if (removeStale) {
+            removeStaleTemporaries(directory, name);
+        }
         String temporary = temporaryName(name);
         boolean renamed = false;
         try {
@@ -103,8 +114,25 @@ final class AtomicWrite {
         }
     }
 
+    /**
+     * Tells whether a write may delete the stale temporary files next to its target: the context grants DELETE
+     * there, its scopes cover deleting, and no approval is required for DELETE (a write never asks for it).
+     *
+     * @param context the context that guarded the write
+     * @param target  the written target
+     * @return {@code true} where such a deletion needs nothing the write was not given
+     */
+    static boolean mayRemoveStale(SecurityContext context, ResolvedPath target) {
+        if (!target.effectivePermissions().contains(Permission.DELETE)
+                || target.approvalRequired().contains(Permission.DELETE)
+                || context.approvalRequired().contains(Permission.DELETE)) {
+            return false;
+        }
+        return context.scopes().permits(Operation.FILE_DELETE.scope());
+    }
+
     /** A hidden name next to the target, unique, naming this process, and at most 255 bytes long. */
-    private static String temporaryName(String name) {
+    static String temporaryName(String name) {
         byte[] random = new byte[RANDOM_HEX_DIGITS / 2];
         RANDOM.nextBytes(random);
         return temporaryPrefix(name) + PID + "-" + HexFormat.of().formatHex(random) + ".tmp";

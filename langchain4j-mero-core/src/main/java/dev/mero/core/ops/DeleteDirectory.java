@@ -10,6 +10,8 @@ import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
@@ -18,7 +20,10 @@ import java.util.Optional;
  * {@code delete_directory(path, recursive?)}: removes an empty directory, or with {@code recursive} everything
  * below it. Before anything is removed, the whole tree is walked without following links and checked: no
  * mount lies inside it, DELETE is granted everywhere, and it fits the entry bound; a refusal removes nothing.
- * Removal goes through open directories ({@code unlinkat}), so a link is removed, never followed.
+ * Removal goes through open directories ({@code unlinkat}), so a link is removed, never followed. A symbolic
+ * link at the path itself is refused and left in place, whatever it points to: the call is ambiguous (the link,
+ * or the tree it leads to?), so the refusal names both ways on, {@code delete_file} for the link and the
+ * directory's own path for the tree; a link that leads out of the mounts is refused as a denial.
  */
 final class DeleteDirectory implements ToolOperation {
 
@@ -33,7 +38,8 @@ final class DeleteDirectory implements ToolOperation {
     @Override
     public String run(ToolArguments arguments) {
         boolean recursive = arguments.optionalBoolean("recursive").orElse(false);
-        return context.run(Operation.FILE_DELETE, arguments.string("path"), null, null, target -> {
+        return context.run(Operation.FILE_DELETE, arguments.string("path"), LinkOption.NOFOLLOW_LINKS, null, null,
+                target -> {
             if (target.isMountRoot()) {
                 throw new PathAccessDeniedException("Path " + Messages.quote(target.virtualPath()) + " is a mount; a "
                         + "mount itself cannot be deleted. Delete what is inside it instead.");
@@ -44,6 +50,9 @@ final class DeleteDirectory implements ToolOperation {
                 Optional<BasicFileAttributes> attributes = parent.attributes(name);
                 if (attributes.isEmpty()) {
                     return absent(target);
+                }
+                if (attributes.get().isSymbolicLink()) {
+                    throw isALink(target);
                 }
                 if (!attributes.get().isDirectory()) {
                     throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is not a directory; use "
@@ -147,6 +156,15 @@ final class DeleteDirectory implements ToolOperation {
                 directory.deleteFile(name);
             }
         }
+    }
+
+    private OperationFailedException isALink(ResolvedPath target) {
+        String where = target.linkTarget().filter(Files::isDirectory).flatMap(context::virtualPathOf)
+                .map(path -> ", or delete_directory on " + Messages.quote(path) + " to delete what it points to")
+                .orElse("");
+        return new OperationFailedException(Messages.quote(target.virtualPath()) + " is a symbolic link, not a "
+                + "directory; delete_directory never deletes through a link, and nothing was deleted. Use delete_file "
+                + "to remove the link itself" + where + ".");
     }
 
     private static String absent(ResolvedPath target) {

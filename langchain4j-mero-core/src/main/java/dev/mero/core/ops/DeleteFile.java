@@ -6,13 +6,17 @@ import dev.mero.core.OperationFailedException;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
  * {@code delete_file(path)}: removes a file ({@code unlinkat} relative to its open directory, so a link is
- * removed, never followed). A missing file is reported as already absent; a directory is refused.
+ * removed, never followed). As for {@code rm}, a symbolic link at the path is the thing deleted: DELETE is
+ * decided on the link's own location, and the link must lead inside the mounts or nowhere (a dangling link can be
+ * tidied away); what it points to is never touched. A missing file is reported as already absent; a directory is
+ * refused.
  */
 final class DeleteFile implements ToolOperation {
 
@@ -24,7 +28,8 @@ final class DeleteFile implements ToolOperation {
 
     @Override
     public String run(ToolArguments arguments) {
-        return context.run(Operation.FILE_DELETE, arguments.string("path"), null, null, target -> {
+        return context.run(Operation.FILE_DELETE, arguments.string("path"), LinkOption.NOFOLLOW_LINKS, null, null,
+                target -> {
             if (target.isMountRoot()) {
                 throw isADirectory(target);
             }
@@ -38,6 +43,10 @@ final class DeleteFile implements ToolOperation {
                     throw isADirectory(target);
                 }
                 parent.deleteFile(Targets.name(target));
+                if (attributes.get().isSymbolicLink()) {
+                    return "Deleted the symbolic link " + Messages.quote(target.virtualPath()) + "; what it pointed to "
+                            + "was not touched.";
+                }
                 return "Deleted " + Messages.quote(target.virtualPath()) + ".";
             } catch (NoSuchFileException e) {
                 context.recheck(target);

@@ -46,7 +46,8 @@ public final class DirectoryToolTexts {
     /** Description of {@value #DELETE_DIRECTORY}. */
     public static final String DELETE_DIRECTORY_DESCRIPTION = "Deletes a directory. Without 'recursive' only an "
             + "empty directory is deleted; with it, everything inside too (symbolic links are removed, never "
-            + "followed). A mount itself cannot be deleted. " + FileToolTexts.ADDRESSING;
+            + "followed). A mount itself cannot be deleted, nor a symbolic link to a directory (delete_file removes "
+            + "the link). " + FileToolTexts.ADDRESSING;
     /** Parameter description. */
     public static final String DELETE_DIRECTORY_PATH = "Path of the directory to delete";
     /** Parameter description. */

@@ -6,6 +6,7 @@ import dev.mero.core.ContentDigest;
 import dev.mero.core.Messages;
 import dev.mero.core.Operation;
 import dev.mero.core.OperationFailedException;
+import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
@@ -68,6 +69,9 @@ final class EditFile implements ToolOperation {
             UnifiedDiff.Rendered diff = UnifiedDiff.of(target.virtualPath(), before, after, MAX_DIFF_CHARS);
             String replacements = count + (count == 1 ? " replacement" : " replacements");
             if (dryRun) {
+                // what the real edit would be refused (scope, WRITE), a dry run is refused too; nothing is approved
+                context.checkScope(Operation.FILE_WRITE);
+                context.checkPathAccess(path, Permission.WRITE);
                 return "Dry run: editing " + Messages.quote(target.virtualPath()) + " would make " + replacements
                         + "; nothing was written.\n" + shown(diff);
             }
@@ -87,7 +91,8 @@ final class EditFile implements ToolOperation {
                             + "read; nothing was written. Read it again and retry the edit.");
                 }
                 context.recheck(writable, bytes);
-                    AtomicWrite.replace(parent, Targets.name(writable), bytes);
+                    AtomicWrite.replace(parent, Targets.name(writable), bytes,
+                            AtomicWrite.mayRemoveStale(context, writable));
                 context.recheck(writable);
             } catch (IOException e) {
                 throw Targets.failure(context, "edit", writable, e);

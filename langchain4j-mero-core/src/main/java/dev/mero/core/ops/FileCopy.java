@@ -70,7 +70,8 @@ final class FileCopy {
     static void copy(SecurityContext context, ResolvedPath source, WriteTarget destination, Digest expected,
                      long maxBytes, String tool) throws IOException {
         try (SecureDirectory parent = Targets.openParent(source)) {
-            AtomicWrite.replace(destination.parent, destination.name, out -> {
+            AtomicWrite.replace(destination.parent, destination.name,
+                    AtomicWrite.mayRemoveStale(context, destination.target), out -> {
                 Digest copied = stream(context, source, parent, maxBytes, tool, out);
                 if (!copied.sha256.equals(expected.sha256)) {
                     throw new OperationFailedException(Messages.quote(source.virtualPath()) + " changed while it was "

@@ -69,7 +69,8 @@ public final class FileToolTexts {
     public static final String COPY_FILE = "copy_file";
     /** Description of {@value #COPY_FILE}. */
     public static final String COPY_FILE_DESCRIPTION = "Copies a file to a new path, possibly in another mount, "
-            + "replacing a file already there; missing parent directories are created. " + ADDRESSING;
+            + "replacing a file already there; missing parent directories are created. A symbolic link is copied as "
+            + "a link (cp -P), never the file it points to. " + ADDRESSING;
     /** Parameter description. */
     public static final String COPY_FILE_SOURCE = "Path of the file to copy";
     /** Parameter description. */
@@ -79,7 +80,8 @@ public final class FileToolTexts {
     public static final String MOVE_FILE = "move_file";
     /** Description of {@value #MOVE_FILE}. */
     public static final String MOVE_FILE_DESCRIPTION = "Moves or renames a file, possibly into another mount; "
-            + "needs DELETE on the source. Refuses to replace an existing file at the destination. " + ADDRESSING;
+            + "needs DELETE on the source. Refuses to replace an existing file at the destination. A symbolic link "
+            + "is moved as a link (mv), never the file it points to. " + ADDRESSING;
     /** Parameter description. */
     public static final String MOVE_FILE_SOURCE = "Path of the file to move";
     /** Parameter description. */
@@ -89,7 +91,8 @@ public final class FileToolTexts {
     public static final String DELETE_FILE = "delete_file";
     /** Description of {@value #DELETE_FILE}. */
     public static final String DELETE_FILE_DESCRIPTION = "Deletes a file (not a directory: use delete_directory). "
-            + "A file that does not exist is reported as already absent. " + ADDRESSING;
+            + "A symbolic link, also one to a directory, is itself deleted, never what it points to (rm). A file that "
+            + "does not exist is reported as already absent. " + ADDRESSING;
     /** Parameter description. */
     public static final String DELETE_FILE_PATH = "Path of the file to delete";
 

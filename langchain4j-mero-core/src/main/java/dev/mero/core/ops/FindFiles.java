@@ -84,6 +84,7 @@ final class FindFiles implements ToolOperation {
                         .append(outcome.cutByTime ? " (time limit)" : "").append("; search a smaller directory.]");
             }
             out.append(outcome.unusableNote());
+            out.append(TreeWalk.depthNote(outcome, target, "find_files"));
             if (outcome.deniedDirectories > 0) {
                 out.append("\n[").append(outcome.deniedDirectories).append(" director")
                         .append(outcome.deniedDirectories == 1 ? "y was" : "ies were")

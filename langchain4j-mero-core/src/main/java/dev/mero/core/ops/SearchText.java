@@ -133,7 +133,8 @@ final class SearchText implements ToolOperation {
                 results.cutFiles++;
             }
             if (!found.lines.isEmpty()) {
-                String path = searched.file().virtualPath().get();
+                // a name with a line break or a bidirectional override must not start a forged result line
+                String path = DirectoryListing.displayName(searched.file().virtualPath().get());
                 for (String line : found.lines) {
                     if (results.lines.size() == limits.maxSearchMatches()) {
                         results.moreMatches = true;
@@ -184,6 +185,9 @@ final class SearchText implements ToolOperation {
         } else if (outcome != null && outcome.cutByEntries) {
             out.append("\n[Incomplete: stopped after ").append(outcome.entries)
                     .append(" entries; search a smaller directory.]");
+        }
+        if (!results.moreMatches && !results.timedOut) {
+            out.append(TreeWalk.depthNote(outcome, target, "search_text"));
         }
         if (results.cutFiles > 0) {
             out.append("\n[").append(results.cutFiles).append(results.cutFiles == 1 ? " file was" : " files were")

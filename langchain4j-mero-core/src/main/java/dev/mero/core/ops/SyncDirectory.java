@@ -77,7 +77,8 @@ final class SyncDirectory implements ToolOperation {
 
         private static void list(StringBuilder out, String label, List<String> paths) {
             for (int i = 0; i < Math.min(paths.size(), LISTED_PER_KIND); i++) {
-                out.append('\n').append(label).append(": ").append(paths.get(i));
+                // a name with a line break or a bidirectional override must not forge a line of the plan
+                out.append('\n').append(label).append(": ").append(DirectoryListing.displayName(paths.get(i)));
             }
             if (paths.size() > LISTED_PER_KIND) {
                 out.append('\n').append(label).append(": ... and ").append(paths.size() - LISTED_PER_KIND)

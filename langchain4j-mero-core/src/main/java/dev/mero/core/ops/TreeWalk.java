@@ -1,6 +1,7 @@
 package dev.mero.core.ops;
 
 import dev.mero.core.MeroToolsException;
+import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
@@ -89,6 +90,8 @@ final class TreeWalk {
         int unusableNames;
         /** Entries a protected path covers, skipped (directories with everything below them). */
         int protectedEntries;
+        /** The first directory not entered because of the depth bound, relative to the start, or {@code null}. */
+        String firstNotEntered;
 
         /**
          * Tells whether the walk saw everything.
@@ -189,6 +192,9 @@ final class TreeWalk {
             }
             if (isDirectory && depth >= maxDepth) {
                 outcome.notEntered++;
+                if (outcome.firstNotEntered == null) {
+                    outcome.firstNotEntered = relative;
+                }
             } else if (isDirectory) {
                 if (!mayEnter(relative)) {
                     outcome.deniedDirectories++;
@@ -239,6 +245,26 @@ final class TreeWalk {
             outcome.cutByEntries = true;
         }
         return false;
+    }
+
+    /**
+     * The note for a search cut by the depth bound, or {@code ""}: without it a search that found nothing would
+     * read as "no match" although whole subtrees were never looked at.
+     *
+     * @param outcome the walk's outcome
+     * @param start   the directory the walk started in
+     * @param tool    the tool to call again
+     * @return the note, starting with a line break, or {@code ""}
+     */
+    static String depthNote(Outcome outcome, ResolvedPath start, String tool) {
+        if (outcome == null || outcome.notEntered == 0) {
+            return "";
+        }
+        return "\n[Incomplete: the walk stops " + MAX_DEPTH + " levels below the start, so " + outcome.notEntered
+                + (outcome.notEntered == 1 ? " directory at that depth was" : " directories at that depth were")
+                + " not searched, the first being "
+                + Messages.quote(Targets.child(start.virtualPath(), outcome.firstNotEntered))
+                + ". To search deeper, call " + tool + " again with such a directory as 'path'.]";
     }
 
     private boolean mayEnter(String relative) {

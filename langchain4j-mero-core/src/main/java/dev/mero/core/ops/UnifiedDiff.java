@@ -78,7 +78,8 @@ final class UnifiedDiff {
         int linesA = contextBefore + lines(before, prefixEnd, changedEndA) + contextAfter;
         int linesB = contextBefore + lines(after, prefixEnd, changedEndB) + contextAfter;
         Out out = new Out(maxChars);
-        out.append("--- a" + path + "\n+++ b" + path + "\n@@ -" + range(start, linesA) + " +"
+        String shown = DirectoryListing.displayName(path);
+        out.append("--- a" + shown + "\n+++ b" + shown + "\n@@ -" + range(start, linesA) + " +"
                 + range(start, linesB) + " @@\n");
         out.lines(' ', before, contextStart, prefixEnd);
         out.lines('-', before, prefixEnd, changedEndA);

@@ -42,7 +42,7 @@ final class WriteFile implements ToolOperation {
                             + bytes.length + " bytes); unchanged.";
                 }
                 context.recheck(target, bytes);
-                AtomicWrite.replace(write.parent, write.name, bytes);
+                AtomicWrite.replace(write.parent, write.name, bytes, AtomicWrite.mayRemoveStale(context, target));
                 context.recheck(target);
                 return "Wrote " + bytes.length + (bytes.length == 1 ? " byte" : " bytes") + " to "
                         + Messages.quote(target.virtualPath()) + " ("

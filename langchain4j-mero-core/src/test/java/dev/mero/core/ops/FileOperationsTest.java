@@ -82,9 +82,10 @@ class FileOperationsTest {
         List<String> before = w.snapshot();
         assertThat(modelText("edit_file", "{\"path\":\"/docs/guide.md\",\"old_text\":\"Guide\",\"new_text\":\"G\"}"))
                 .startsWith("Denied: '/docs' in context 'test' lacks permission(s) ['WRITE']");
-        assertThat(ops.call("edit_file",
+        // issue 19: a dry run is refused where the edit itself would be
+        assertThat(modelText("edit_file",
                 "{\"path\":\"/docs/guide.md\",\"old_text\":\"Guide\",\"new_text\":\"G\",\"dry_run\":true}"))
-                .startsWith("Dry run:");
+                .startsWith("Denied: '/docs' in context 'test' lacks permission(s) ['WRITE']");
         Files.write(w.ws.resolve("bin"), new byte[] {'a', 0, 'b'});
         Files.write(w.ws.resolve("latin1"), new byte[] {'c', (byte) 0xe9});
         List<String> after = w.snapshot();

@@ -2,6 +2,10 @@ package dev.mero.core.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mero.core.PathEntry;
+import dev.mero.core.Permission;
+import dev.mero.core.SecurityContext;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -65,5 +69,54 @@ class StaleTemporaryFilesTest {
             assertThat(entries.map(p -> p.getFileName().toString()))
                     .containsExactlyInAnyOrder("notes.txt", live, otherFile, lookalike);
         }
+    }
+
+    /** A temporary file an ended writer of notes.txt left behind. */
+    private Path leftBehind() throws IOException {
+        return Files.writeString(w.ws.resolve(".notes.txt.mero-" + deadPid + "-" + HEX + ".tmp"), "left behind");
+    }
+
+    private SecurityContext.Builder wsOnly(Permission... permissions) {
+        return SecurityContext.builder().name("narrow").path(PathEntry.of(w.ws.toString(), "ws", permissions));
+    }
+
+    @Test
+    void aWriteWithoutDeleteLeavesAnotherWritersTemporaryFile() throws IOException {
+        Path stale = leftBehind();
+        MeroOperations noDelete = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE).build());
+        assertThat(noDelete.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"new\"}")).startsWith("Wrote ");
+        assertThat(noDelete.call("edit_file", "{\"path\":\"/ws/notes.txt\",\"old_text\":\"new\",\"new_text\":\"n\"}"))
+                .startsWith("Edited ");
+        assertThat(noDelete.call("copy_file", "{\"source\":\"/ws/notes.txt\",\"destination\":\"/ws/notes.txt.bak\"}"))
+                .startsWith("Copied ");
+        assertThat(stale).hasContent("left behind");
+        assertThat(w.ws.resolve("notes.txt")).hasContent("n");
+    }
+
+    @Test
+    void aWriteWhereDeletingNeedsApprovalOrAScopeLeavesItToo() throws IOException {
+        Path stale = leftBehind();
+        MeroOperations approval = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
+                .requireApproval(Permission.DELETE).approval(request -> {
+                    throw new AssertionError("a write never asks to delete: " + request.action());
+                }).build());
+        assertThat(approval.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"new\"}")).startsWith("Wrote ");
+        MeroOperations scoped = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
+                .scopes("files:*:read", "files:*:write", "files:*:create").build());
+        assertThat(scoped.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"newer\"}")).startsWith("Wrote ");
+        MeroOperations entryApproval = MeroOperations.forContext(SecurityContext.builder().name("entry")
+                .path(PathEntry.builder().path(w.ws.toString()).slug("ws")
+                        .allow(Permission.READ, Permission.WRITE, Permission.DELETE)
+                        .requireApproval(Permission.DELETE).build())
+                .approval(request -> {
+                    throw new AssertionError("a write never asks to delete: " + request.action());
+                }).build());
+        assertThat(entryApproval.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"new!\"}"))
+                .startsWith("Wrote ");
+        assertThat(stale).hasContent("left behind");
+        MeroOperations full = MeroOperations.forContext(wsOnly(Permission.READ, Permission.WRITE, Permission.DELETE)
+                .build());
+        assertThat(full.call("write_file", "{\"path\":\"/ws/notes.txt\",\"content\":\"newest\"}")).startsWith("Wrote ");
+        assertThat(stale).doesNotExist();
     }
 }
