@@ -2,6 +2,7 @@ package dev.mero.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.approval.ApprovalDecision;
@@ -81,7 +82,8 @@ class HostileRolesTest {
             }
             ApprovalRequest fresh = ApprovalRequest.builder().contextName("tenant_a")
                     .permissions(Permission.DELETE).subject("/ws/b").build();
-            assertThat(approvals.decide(fresh)).as("nobody answered").isEqualTo(ApprovalDecision.ABSTAIN);
+            assertThatThrownBy(() -> approvals.decide(fresh)).as("nobody answered")
+                    .isInstanceOf(ApprovalTimeoutException.class);
             assertThat(approvals.complete(fresh.id(), ApprovalDecision.APPROVED)).isFalse();
             assertThat(approvals.pending(fresh.id())).isEmpty();
 
