@@ -125,6 +125,11 @@ final class PathResolver {
                     .withAuditDetail("symbolic link " + Messages.quote(location.toString()) + " leads to "
                             + Messages.quote(target.toString()));
         }
+        // a link to a protected file is protected too, also when it is acted on as itself
+        Optional<String> protectedBy = target == null ? Optional.empty() : protectedPattern(target);
+        if (protectedBy.isPresent()) {
+            throw protectedPath(decided.input(), target, protectedBy.get());
+        }
         return decided.asEntry(true, target);
     }
 

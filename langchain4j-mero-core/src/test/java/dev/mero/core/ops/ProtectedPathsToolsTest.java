@@ -90,6 +90,10 @@ class ProtectedPathsToolsTest {
         assertDenied("edit_file", "{\"path\":\"/ws/project/.env\",\"old_text\":\"API\",\"new_text\":\"x\"}", ".env");
         assertDenied("copy_file", "{\"source\":\"/ws/project/.env\",\"destination\":\"/ws/copy.txt\"}", ".env");
         assertDenied("copy_file", "{\"source\":\"/ws/project/link.txt\",\"destination\":\"/ws/copy.txt\"}", ".env");
+        assertDenied("copy_file", "{\"source\":\"/ws/project/link.txt\",\"destination\":\"/ws/project/copy\"}",
+                ".env");
+        assertDenied("move_file", "{\"source\":\"/ws/project/link.txt\",\"destination\":\"/ws/project/m\"}", ".env");
+        assertDenied("delete_file", "{\"path\":\"/ws/project/link.txt\"}", ".env");
         assertDenied("copy_file", "{\"source\":\"/ws/project/src/app.txt\",\"destination\":\"/ws/project/.env\"}",
                 ".env");
         assertDenied("move_file", "{\"source\":\"/ws/project/.env\",\"destination\":\"/ws/moved.txt\"}", ".env");
@@ -107,6 +111,9 @@ class ProtectedPathsToolsTest {
                 .startsWith("Denied: ").contains("protected by the pattern").contains("nothing was deleted");
         assertThat(protectedFiles()).isEqualTo(before);
         assertThat(ws.resolve("copy.txt")).doesNotExist();
+        assertThat(project.resolve("link.txt")).isSymbolicLink();
+        assertThat(project.resolve("copy")).doesNotExist();
+        assertThat(project.resolve("m")).doesNotExist();
         assertThat(ws.resolve("moved.txt")).doesNotExist();
         assertThat(ws.resolve("new.key")).doesNotExist();
         assertThat(project.resolve("src/app.txt")).hasContent("hello app\n");
