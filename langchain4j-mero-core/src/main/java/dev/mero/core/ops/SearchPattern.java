@@ -160,7 +160,7 @@ final class SearchPattern {
             case 'h':
                 return "'\\h', which RE2 syntax does not have; write '[ \\t]'";
             case 'u':
-                return "a '\\uXXXX' escape, which RE2 syntax writes as '\\x{XXXX}'";
+                return "a '\\uhhhh' escape, which RE2 syntax writes as '\\x{hhhh}'";
             case 'e':
                 return "'\\e', which RE2 syntax writes as '\\x1B'";
             case 'X':

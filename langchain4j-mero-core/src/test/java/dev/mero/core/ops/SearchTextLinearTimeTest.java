@@ -79,7 +79,7 @@ class SearchTextLinearTimeTest {
         "\\Ga;          '\\G'",
         "a\\Rb;         '\\R'",
         "a\\hb;         '\\h', which RE2 syntax does not have; write '[ \\t]'",
-        "\\u00e9;       a '\\uXXXX' escape, which RE2 syntax writes as '\\x{XXXX}'",
+        "\\u00e9;       a '\\uhhhh' escape, which RE2 syntax writes as '\\x{hhhh}'",
         "\\e;           '\\e', which RE2 syntax writes as '\\x1B'",
         "\\X;           '\\X'"})
     void constructsRe2CannotRunAreRefusedByName(String pattern, String named) {
