@@ -193,7 +193,8 @@ public final class PostgresPolicyStore implements PolicyStore {
                             + " AND requested_at < clock_timestamp() - " + Sql.MICROS,
                     "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - " + Sql.MICROS,
                     "DELETE FROM mero_retry_budget"
-                            + " WHERE last_failure < clock_timestamp() - " + Sql.MICROS)) {
+                            + " WHERE last_failure < clock_timestamp() - " + Sql.MICROS,
+                    "DELETE FROM mero_retry_attempt WHERE lease_until < clock_timestamp() - " + Sql.MICROS)) {
                 try (java.sql.PreparedStatement statement = sql.prepare(connection, delete)) {
                     statement.setLong(1, micros);
                     deleted += statement.executeUpdate();

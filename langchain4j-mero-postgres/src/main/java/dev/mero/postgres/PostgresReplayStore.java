@@ -26,13 +26,13 @@ final class PostgresReplayStore implements ReplayStore {
     private final Sql sql;
     private final Notifications notifications;
     private final long pollNanos;
-    private final long leaseMillis;
+    private final long leaseMicros;
 
     PostgresReplayStore(Sql sql, Notifications notifications, Duration pollInterval, Duration lease) {
         this.sql = sql;
         this.notifications = notifications;
         this.pollNanos = pollInterval.toNanos();
-        this.leaseMillis = lease.toMillis();
+        this.leaseMicros = lease.toNanos() / 1_000L;
     }
 
     @Override
@@ -72,13 +72,13 @@ final class PostgresReplayStore implements ReplayStore {
     private boolean take(String storedScope, String storedId, String callId) {
         return sql.run("replay of " + Messages.quote(callId), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_replay AS r"
-                    + " (scope, call_id, lease_until) VALUES (?, ?, clock_timestamp() + interval '1 millisecond' * ?::float8)"
+                    + " (scope, call_id, lease_until) VALUES (?, ?, clock_timestamp() + " + Sql.MICROS + ")"
                     + " ON CONFLICT (scope, call_id) DO UPDATE SET claimed_at = clock_timestamp(),"
                     + " lease_until = excluded.lease_until"
                     + " WHERE r.result IS NULL AND r.lease_until < clock_timestamp()")) {
                 statement.setString(1, storedScope);
                 statement.setString(2, storedId);
-                statement.setLong(3, leaseMillis);
+                statement.setLong(3, leaseMicros);
                 return statement.executeUpdate() == 1;
             }
         });

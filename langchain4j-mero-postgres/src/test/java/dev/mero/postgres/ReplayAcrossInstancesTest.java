@@ -1,6 +1,5 @@
 package dev.mero.postgres;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.service.AiServices;
@@ -20,8 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +36,7 @@ class ReplayAcrossInstancesTest {
         String chat(String message);
     }
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private TwoInstances instances;
     private PostgresPolicyStore storeA;
     private PostgresPolicyStore storeB;
 
@@ -48,29 +45,17 @@ class ReplayAcrossInstancesTest {
 
     @BeforeEach
     void twoInstancesOnOneDatabase() throws Exception {
-        PostgresServer server = PostgresServer.startNew();
-        opened.add(server);
-        String url = server.createDatabase();
-        storeA = instance(url, true);
-        storeB = instance(url, false);
-    }
-
-    /** One application instance: its own pool and store; A's claims hold for a short lease. */
-    private PostgresPolicyStore instance(String url, boolean first) {
-        HikariDataSource pool = PostgresServer.pool(url, 4);
-        opened.add(0, pool);
-        PostgresPolicyStore.Builder builder = PostgresPolicyStore.builder().dataSource(pool).migrate(first)
-                .timeout(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50));
-        PostgresPolicyStore store = (first ? builder.replayLease(Duration.ofMillis(300)) : builder).build();
-        opened.add(0, store);
-        return store;
+        // A's claims hold for a short lease
+        instances = TwoInstances.start(builder -> builder.timeout(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(50)).replayLease(Duration.ofMillis(300)),
+                builder -> builder.timeout(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)), 4);
+        storeA = instances.a;
+        storeB = instances.b;
     }
 
     @AfterEach
     void closeAll() throws Exception {
-        for (AutoCloseable each : opened) {
-            each.close();
-        }
+        instances.close();
     }
 
     private SecurityContext context(ReplayStore replays) {
