@@ -124,7 +124,9 @@ class RetryBudgetReservationTest {
     void theDefaultEndCountsTheOutcome() {
         CountingStore store = new CountingStore();
         store.endAttempt("ctx", KEY, "a", RetryBudgetStore.AttemptOutcome.FAILED, Duration.ofMinutes(1), 7);
+        assertThat(store.calls).containsExactly("recordFailure 7");
         store.endAttempt("ctx", KEY, "a", RetryBudgetStore.AttemptOutcome.RELEASED, Duration.ofMinutes(1), 7);
+        assertThat(store.calls).containsExactly("recordFailure 7");
         store.endAttempt("ctx", KEY, "a", RetryBudgetStore.AttemptOutcome.SUCCEEDED, Duration.ofMinutes(1), 7);
         assertThat(store.calls).containsExactly("recordFailure 7", "recordSuccess");
     }
