@@ -69,7 +69,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         this.notifications = new Notifications(builder.dataSource);
         this.rateLimits = new PostgresRateLimitStore(sql);
         this.retryBudgets = new PostgresRetryBudgetStore(sql);
-        this.replays = new PostgresReplayStore(sql, notifications, pollInterval);
+        this.replays = new PostgresReplayStore(sql, notifications, pollInterval, builder.replayLease);
         this.auditSink = new PostgresAuditSink(sql, instance);
         this.owned = builder.owned;
     }
@@ -193,7 +193,8 @@ public final class PostgresPolicyStore implements PolicyStore {
                             + " AND requested_at < clock_timestamp() - " + Sql.MICROS,
                     "DELETE FROM mero_replay WHERE claimed_at < clock_timestamp() - " + Sql.MICROS,
                     "DELETE FROM mero_retry_budget"
-                            + " WHERE last_failure < clock_timestamp() - " + Sql.MICROS)) {
+                            + " WHERE last_failure < clock_timestamp() - " + Sql.MICROS,
+                    "DELETE FROM mero_retry_attempt WHERE lease_until < clock_timestamp() - " + Sql.MICROS)) {
                 try (java.sql.PreparedStatement statement = sql.prepare(connection, delete)) {
                     statement.setLong(1, micros);
                     deleted += statement.executeUpdate();
@@ -244,6 +245,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         private DataSource dataSource;
         private Duration timeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofSeconds(1);
+        private Duration replayLease = Duration.ofMinutes(15);
         private boolean migrate;
         private String schema;
         private String instance = ManagementFactory.getRuntimeMXBean().getName();
@@ -284,6 +286,20 @@ public final class PostgresPolicyStore implements PolicyStore {
          */
         public Builder pollInterval(Duration pollInterval) {
             this.pollInterval = bounded(pollInterval, Duration.ofMinutes(1), "pollInterval");
+            return this;
+        }
+
+        /**
+         * Sets how long a claim of a replayed tool call holds without a result (default 15 minutes). An
+         * instance that dies while it runs a call leaves the claim: repeats of the id are refused as still
+         * running until the lease has passed, then the next one runs the call. Make it longer than the
+         * longest call, approval waits included: a call still running when its lease passes may run twice.
+         *
+         * @param lease 1 millisecond to 1 day
+         * @return this builder
+         */
+        public Builder replayLease(Duration lease) {
+            this.replayLease = bounded(lease, Duration.ofDays(1), "replayLease");
             return this;
         }
 

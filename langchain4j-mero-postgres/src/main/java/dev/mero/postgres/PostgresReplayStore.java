@@ -16,7 +16,9 @@ import java.util.Optional;
  * {@code LISTEN/NOTIFY}, looking at least every poll interval) for the result the owner writes once.
  *
  * <p>At most once holds through failures: an owner whose instance stops before it completes leaves the id
- * claimed without a result, and repeats fail with "already started" instead of running the call again.
+ * claimed without a result, and repeats fail with "already started" instead of running the call again,
+ * until the claim's lease ({@link PostgresPolicyStore.Builder#replayLease}) has passed: then the next
+ * caller (or a repeat still waiting) takes the claim over and runs the call.
  * Thread-safe.
  */
 final class PostgresReplayStore implements ReplayStore {
@@ -24,11 +26,13 @@ final class PostgresReplayStore implements ReplayStore {
     private final Sql sql;
     private final Notifications notifications;
     private final long pollNanos;
+    private final long leaseMicros;
 
-    PostgresReplayStore(Sql sql, Notifications notifications, Duration pollInterval) {
+    PostgresReplayStore(Sql sql, Notifications notifications, Duration pollInterval, Duration lease) {
         this.sql = sql;
         this.notifications = notifications;
         this.pollNanos = pollInterval.toNanos();
+        this.leaseMicros = lease.toNanos() / 1_000L;
     }
 
     @Override
@@ -38,21 +42,19 @@ final class PostgresReplayStore implements ReplayStore {
         long deadline = System.nanoTime() + wait.toNanos();
         String storedScope = Keys.stored("replay scope", scope);
         String storedId = Keys.stored("call id", callId);
-        boolean owner = sql.run("replay of " + Messages.quote(callId), connection -> {
-            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_replay (scope, call_id)"
-                    + " VALUES (?, ?) ON CONFLICT (scope, call_id) DO NOTHING")) {
-                statement.setString(1, storedScope);
-                statement.setString(2, storedId);
-                return statement.executeUpdate() == 1;
-            }
-        });
-        if (owner) {
+        if (take(storedScope, storedId, callId)) {
             return ReplayClaim.owner();
         }
-        String found;
+        ReplayClaim found;
         try {
-            found = notifications.await(Notifications.REPLAY_COMPLETED, storedId, deadline, pollNanos,
-                    () -> result(storedScope, storedId, callId).orElse(null));
+            // a result, or the claim of an owner whose lease passed without one
+            found = notifications.await(Notifications.REPLAY_COMPLETED, storedId, deadline, pollNanos, () -> {
+                Optional<String> result = result(storedScope, storedId, callId);
+                if (result.isPresent()) {
+                    return ReplayClaim.replay(result.get());
+                }
+                return take(storedScope, storedId, callId) ? ReplayClaim.owner() : null;
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ReplayStore.stillRunning(callId, wait);
@@ -60,7 +62,26 @@ final class PostgresReplayStore implements ReplayStore {
         if (found == null) {
             throw ReplayStore.stillRunning(callId, wait);
         }
-        return ReplayClaim.replay(found);
+        return found;
+    }
+
+    /**
+     * Claims an id nobody claimed, or whose owner's lease passed without a result, in one statement: the
+     * row lock of the upsert lets exactly one caller win.
+     */
+    private boolean take(String storedScope, String storedId, String callId) {
+        return sql.run("replay of " + Messages.quote(callId), connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_replay AS r"
+                    + " (scope, call_id, lease_until) VALUES (?, ?, clock_timestamp() + " + Sql.MICROS + ")"
+                    + " ON CONFLICT (scope, call_id) DO UPDATE SET claimed_at = clock_timestamp(),"
+                    + " lease_until = excluded.lease_until"
+                    + " WHERE r.result IS NULL AND r.lease_until < clock_timestamp()")) {
+                statement.setString(1, storedScope);
+                statement.setString(2, storedId);
+                statement.setLong(3, leaseMicros);
+                return statement.executeUpdate() == 1;
+            }
+        });
     }
 
     @Override

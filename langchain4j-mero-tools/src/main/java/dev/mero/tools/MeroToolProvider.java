@@ -24,6 +24,7 @@ import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ToolParameter;
 import dev.mero.core.ops.ToolResponse;
 import dev.mero.core.ops.UntrustedContent;
+import dev.mero.core.replay.ToolCallReplays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +40,9 @@ import java.util.Objects;
  *   <li>checks arguments strictly (a value of the wrong JSON type is refused, never coerced);</li>
  *   <li>remembers the results of tools with side effects by tool-call id: a replayed call with the same id,
  *       tool and arguments returns the first result without running its side effect again (bounded memory;
- *       read-only tools simply run again);</li>
+ *       read-only tools simply run again); when the context has a
+ *       {@linkplain SecurityContext#replayStore() replay store}, the id is claimed there
+ *       ({@link ToolCallReplays}), so a repeat on any instance sharing the store returns the first result;</li>
  *   <li>wraps untrusted content (file text, names, command output, search results) in markers that say it is
  *       data ({@link UntrustedContent});</li>
  *   <li>runs each call for the caller named in the AI-service call's {@link InvocationParameters}
@@ -165,6 +168,17 @@ public final class MeroToolProvider implements ToolProvider {
             if (id == null || id.isBlank() || tool.hints().readOnly()) {
                 // a read changes nothing, so running it again is safe and shows what is there now
                 result = call(tool, arguments, parameters);
+            } else if (operations.context().replayStore().isPresent()) {
+                // a store shared by instances: a repeat on any instance returns the first result
+                Object memory = context == null ? null : context.chatMemoryId();
+                String scope = ToolCallReplays.scope(operations.context().name(), memory,
+                        CallerOperations.identity(parameters), tool.name(), arguments);
+                ToolCallReplays.Result shared = ToolCallReplays.run(operations.context().replayStore().get(), scope,
+                        id, ToolCallReplays.DEFAULT_WAIT, () -> {
+                            ReplayMemory.Result own = call(tool, arguments, parameters);
+                            return new ToolCallReplays.Result(own.text, own.error);
+                        });
+                result = new ReplayMemory.Result(shared.text(), shared.error());
             } else {
                 Object memory = context == null ? null : context.chatMemoryId();
                 result = replays.run(memory + "\u0000" + id, tool.name() + '\u0000' + arguments + '\u0000'

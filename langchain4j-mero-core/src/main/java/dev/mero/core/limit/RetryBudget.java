@@ -31,7 +31,9 @@ import java.util.function.Supplier;
  *
  * <p>With a {@link Builder#store(RetryBudgetStore, String) store}, the counts live there instead, shared by
  * every application instance using it; a store that cannot answer refuses the call with
- * {@link dev.mero.core.PolicyStoreUnavailableException}.
+ * {@link dev.mero.core.PolicyStoreUnavailableException}. A store that reserves attempts
+ * ({@link RetryBudgetStore#beginAttempt}) also holds the running attempts of every instance, so the
+ * budget holds across instances too; with any other store, running attempts are reserved in this JVM.
  *
  * <p>Thread-safe.
  */
@@ -45,8 +47,10 @@ public final class RetryBudget {
     private final Map<CallKey, Streak> streaks;
     private final RetryBudgetStore store;
     private final String storeScope;
+    private final Duration attemptLease;
 
     private RetryBudget(Builder builder) {
+        this.attemptLease = builder.attemptLease;
         this.store = builder.store;
         this.storeScope = builder.storeScope;
         this.maxFailures = builder.maxFailures;
@@ -100,6 +104,13 @@ public final class RetryBudget {
      */
     public Attempt begin(CallKey key) {
         Objects.requireNonNull(key, "key");
+        if (store != null) {
+            // a store that reserves attempts counts the calls running on every instance, atomically
+            String reserved = store.beginAttempt(storeScope, key, window, maxFailures, attemptLease);
+            if (reserved != null) {
+                return new Attempt(key, reserved);
+            }
+        }
         long now = ticker.nanos();
         // a shared store holds the failures of every instance; the calls still running are this instance's own
         int storedFailures = store == null ? 0 : store.failures(storeScope, key, window);
@@ -116,7 +127,7 @@ public final class RetryBudget {
             streaks.put(key, new Streak(store != null ? 0 : failures, running + 1,
                     streak == null ? now : streak.lastFailure));
         }
-        return new Attempt(key);
+        return new Attempt(key, null);
     }
 
     /**
@@ -243,7 +254,14 @@ public final class RetryBudget {
     }
 
     /** Ends one running attempt of a call: {@code outcome} -1 failed, 0 released, 1 succeeded. */
-    private void end(CallKey key, int outcome) {
+    private void end(Attempt attempt, int outcome) {
+        CallKey key = attempt.key;
+        if (attempt.reserved != null) {
+            store.endAttempt(storeScope, key, attempt.reserved, outcome < 0 ? RetryBudgetStore.AttemptOutcome.FAILED
+                    : outcome > 0 ? RetryBudgetStore.AttemptOutcome.SUCCEEDED : RetryBudgetStore.AttemptOutcome.RELEASED,
+                    window, maxFailures);
+            return;
+        }
         endLocally(key, store != null ? 0 : outcome); // with a store, only the running calls are counted here
         if (store != null && outcome < 0) {
             store.recordFailure(storeScope, key, window, maxFailures);
@@ -284,10 +302,13 @@ public final class RetryBudget {
     public final class Attempt {
 
         private final CallKey key;
+        /** The store's reservation, or {@code null} when this JVM reserved the attempt. */
+        private final String reserved;
         private final AtomicBoolean ended = new AtomicBoolean();
 
-        private Attempt(CallKey key) {
+        private Attempt(CallKey key, String reserved) {
             this.key = key;
+            this.reserved = reserved;
         }
 
         /**
@@ -302,21 +323,21 @@ public final class RetryBudget {
         /** The call succeeded: its consecutive failures are forgotten. */
         public void succeeded() {
             if (ended.compareAndSet(false, true)) {
-                end(key, 1);
+                end(this, 1);
             }
         }
 
         /** The call failed: one more consecutive failure. */
         public void failed() {
             if (ended.compareAndSet(false, true)) {
-                end(key, -1);
+                end(this, -1);
             }
         }
 
         /** The attempt ends without an outcome that counts (the call did not run, or its outcome is not known). */
         public void release() {
             if (ended.compareAndSet(false, true)) {
-                end(key, 0);
+                end(this, 0);
             }
         }
     }
@@ -330,8 +351,22 @@ public final class RetryBudget {
         private Ticker ticker = Ticker.system();
         private RetryBudgetStore store;
         private String storeScope;
+        private Duration attemptLease = Duration.ofMinutes(10);
 
         private Builder() {
+        }
+
+        /**
+         * How long a store's reservation of a running attempt holds if the attempt never ends, for example
+         * because its instance died (default 10 minutes); make it longer than the longest call. Applies only
+         * to a {@link #store(RetryBudgetStore, String) store} that reserves attempts.
+         *
+         * @param lease 1 millisecond to 1 day
+         * @return this builder
+         */
+        public Builder attemptLease(Duration lease) {
+            this.attemptLease = upToADay(lease, "attemptLease");
+            return this;
         }
 
         /**
@@ -373,12 +408,16 @@ public final class RetryBudget {
          * @return this builder
          */
         public Builder window(Duration window) {
-            Objects.requireNonNull(window, "window");
-            if (window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(Duration.ofDays(1)) > 0) {
-                throw new IllegalArgumentException("window must be between 1 ms and 1 day, was " + window);
-            }
-            this.window = window;
+            this.window = upToADay(window, "window");
             return this;
+        }
+
+        private static Duration upToADay(Duration value, String name) {
+            Objects.requireNonNull(value, name);
+            if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(Duration.ofDays(1)) > 0) {
+                throw new IllegalArgumentException(name + " must be between 1 ms and 1 day, was " + value);
+            }
+            return value;
         }
 
         /**

@@ -47,4 +47,57 @@ public interface RetryBudgetStore {
      * @throws dev.mero.core.PolicyStoreUnavailableException if the store did not answer in time
      */
     void recordSuccess(String scope, CallKey key);
+
+    /**
+     * Checks a call's budget and, in the same atomic step across every instance, reserves one of its remaining
+     * failures for an attempt that is about to run: while it runs (or until its lease passes, should its
+     * instance die), it counts as a failure for every identical call on every instance. The default reserves
+     * nothing and returns {@code null}: the budget then reserves attempts in its own JVM only.
+     *
+     * @param scope       the budget's scope
+     * @param key         the call
+     * @param window      how long after its last failure a call is forgotten
+     * @param maxFailures the budget
+     * @param lease       how long a reservation holds if its attempt never ends
+     * @return the reservation's id, to end it with {@link #endAttempt}; {@code null} if this store does not
+     *         reserve attempts
+     * @throws dev.mero.core.RetryBudgetExceededException    if the call has used up its budget, or attempts
+     *                                                       running anywhere hold its remaining failures
+     * @throws dev.mero.core.PolicyStoreUnavailableException if the store did not answer in time
+     */
+    default String beginAttempt(String scope, CallKey key, Duration window, int maxFailures, Duration lease) {
+        return null;
+    }
+
+    /**
+     * Ends an attempt reserved by {@link #beginAttempt}, in one atomic step: frees its reservation and counts
+     * its outcome (a failure, or a success that forgets the call's failures). The default counts the outcome
+     * with {@link #recordFailure} or {@link #recordSuccess}.
+     *
+     * @param scope       the budget's scope
+     * @param key         the call
+     * @param attempt     the reservation's id
+     * @param outcome     how the attempt ended
+     * @param window      how long after its last failure a call is forgotten
+     * @param maxFailures the count's ceiling
+     * @throws dev.mero.core.PolicyStoreUnavailableException if the store did not answer in time
+     */
+    default void endAttempt(String scope, CallKey key, String attempt, AttemptOutcome outcome, Duration window,
+                            int maxFailures) {
+        if (outcome == AttemptOutcome.FAILED) {
+            recordFailure(scope, key, window, maxFailures);
+        } else if (outcome == AttemptOutcome.SUCCEEDED) {
+            recordSuccess(scope, key);
+        }
+    }
+
+    /** How an attempt ended. */
+    enum AttemptOutcome {
+        /** The call succeeded: its failures are forgotten. */
+        SUCCEEDED,
+        /** The call failed: one more consecutive failure. */
+        FAILED,
+        /** The call did not run, or its outcome is not known: nothing is counted. */
+        RELEASED
+    }
 }
