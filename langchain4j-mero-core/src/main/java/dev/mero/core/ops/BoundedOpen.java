@@ -35,8 +35,8 @@ final class BoundedOpen {
     /** The most opener threads at once, blocked ones included. */
     static final int MAX_THREADS = 32;
 
-    /** How often a task is offered again, a millisecond apart, while every opener thread is busy. */
-    private static final int START_ATTEMPTS = 20;
+    /** How long a task is offered again, a millisecond apart, while every opener thread is busy. */
+    private static final long START_WAIT_NANOS = GIVE_UP_AFTER_NANOS;
 
     private static final ThreadLocal<Boolean> BOUNDED = ThreadLocal.withInitial(() -> false);
 
@@ -111,14 +111,19 @@ final class BoundedOpen {
         return start(release);
     }
 
-    /** Hands a task to an opener thread; when all are busy, waits a little for one that is about to be free. */
+    /**
+     * Hands a task to an opener thread; when all are busy, waits for one to be free, up to the time a caller waits
+     * for an open at all: busy is not blocked (a burst of concurrent calls on a loaded machine keeps every thread
+     * busy for a moment), and only threads held by pipes keep a thread from coming free for that long.
+     */
     private static boolean start(Runnable task) {
-        for (int attempt = 0; ; attempt++) {
+        long deadline = System.nanoTime() + START_WAIT_NANOS;
+        while (true) {
             try {
                 OPENERS.execute(task);
                 return true;
             } catch (RejectedExecutionException e) {
-                if (attempt == START_ATTEMPTS) {
+                if (System.nanoTime() - deadline >= 0) {
                     return false;
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
