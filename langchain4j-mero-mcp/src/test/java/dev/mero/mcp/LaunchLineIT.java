@@ -38,10 +38,8 @@ class LaunchLineIT {
 
     @Test
     void aThreadDumpAndJvmWarningsLeaveStdoutACleanProtocolStream() throws Exception {
-        TestFiles files = TestFiles.create(tempDir);
-        Path policy = files.policy("policy.json", """
-                {"name": "launch", "paths": [{"path": "ws", "slug": "ws", "allow": ["READ"]}]}
-                """);
+        Path policy = TestFiles.create(tempDir).policy("policy.yaml", "name: launch\npaths: [{path: ws, slug: ws, "
+                + "allow: [READ]}]\n");
         Path staleArchive = staleArchive();
         List<String> command = new ArrayList<>(List.of(ServerProcess.java()));
         for (String option : documentedJvmOptions()) {
