@@ -65,6 +65,16 @@ class StdioProtocolErrorsTest {
     }
 
     @Test
+    void aResponseWithAnInvalidIdIsSkippedWithoutAnAnswer() throws Exception {
+        try (PipedServer piped = PipedServer.initialized(server(), "{}")) {
+            piped.send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+            piped.send("{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"result\":{}}");
+
+            assertStillServing(piped); // the next line out is the answer to the next request: nothing came between
+        }
+    }
+
+    @Test
     void aPingBeforeInitializeIsAnsweredAtOnce() throws Exception {
         try (PipedServer piped = PipedServer.started(server())) {
             piped.send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
