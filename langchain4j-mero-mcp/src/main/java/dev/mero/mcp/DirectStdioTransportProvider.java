@@ -10,10 +10,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +41,15 @@ import reactor.core.publisher.Mono;
  * thread directly.
  *
  * <p>Bounds: an input line may hold at most {@value #MAX_LINE_BYTES} bytes (a longer one ends the session, as
- * in the SDK); at most {@value #MAX_CALLS_IN_FLIGHT} requests run at once, and the next request waits for a
- * free slot. A line that is not a JSON-RPC message is logged and skipped.
+ * in the SDK); at most {@value #MAX_CALLS_IN_FLIGHT} requests run at once, and up to {@value #MAX_CALLS_WAITING}
+ * more wait for a free slot; a request beyond those is answered at once with error {@value #BUSY_CODE}. The
+ * reader never waits for a slot: the client's answers to the server's own requests (approval questions) may be
+ * queued behind waiting requests, and the calls that hold the slots may be waiting for exactly those answers.
+ *
+ * <p>Protocol: a line that is not JSON is answered with a parse error, one that is not a valid JSON-RPC message
+ * with an invalid request error ({@link JsonRpcInput}); a {@code ping} is answered at once, also before
+ * {@code initialize} (MCP allows a ping at any time; the SDK's session would hold it until the client's
+ * {@code notifications/initialized}).
  */
 final class DirectStdioTransportProvider implements McpServerTransportProvider {
 
@@ -50,6 +58,16 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
 
     /** How many requests may run at once. */
     static final int MAX_CALLS_IN_FLIGHT = 256;
+
+    /** How many requests may wait for a free slot; more are refused with {@value #BUSY_CODE}. */
+    static final int MAX_CALLS_WAITING = 256;
+
+    /** The JSON-RPC error code (implementation-defined server error) of a request refused for lack of room. */
+    static final int BUSY_CODE = -32000;
+
+    /** The message of that error. */
+    static final String BUSY_MESSAGE = "Server busy: " + MAX_CALLS_IN_FLIGHT + " requests are running and "
+            + MAX_CALLS_WAITING + " waiting; send this request again once some have been answered";
 
     /** How long the reading thread serves a request itself before another thread takes over the reading. */
     static final long INLINE_NANOS = 1_000_000;
@@ -62,11 +80,15 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     private final McpJsonMapper mapper;
     private final LineReader input;
     private final OutputStream output;
-    private final Semaphore callSlots = new Semaphore(MAX_CALLS_IN_FLIGHT);
+    /** Guards {@link #running} and {@link #waiting}; notified when a request ends. */
+    private final Object slots = new Object();
+    private int running;
+    private final Deque<McpSchema.JSONRPCRequest> waiting = new ArrayDeque<>();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final ExecutorService threads;
     private final AtomicReference<InlineCall> inlineCall = new AtomicReference<>();
     private final Watchdog watchdog = new Watchdog(this::checkInlineCall, INLINE_NANOS / 2);
+    private final SessionTransport sessionTransport = new SessionTransport();
     private volatile McpServerSession session;
 
     DirectStdioTransportProvider(McpJsonMapper mapper, InputStream input, OutputStream output) {
@@ -84,7 +106,7 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
 
     @Override
     public void setSessionFactory(McpServerSession.Factory sessionFactory) {
-        this.session = sessionFactory.create(new SessionTransport());
+        this.session = sessionFactory.create(sessionTransport);
         watchdog.start();
         threads.execute(this::read);
     }
@@ -121,18 +143,27 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
                 if (line.length == 0) {
                     continue;
                 }
-                McpSchema.JSONRPCMessage message = parse(line);
-                if (message instanceof McpSchema.JSONRPCRequest) {
-                    callSlots.acquire();
-                    InlineCall call = new InlineCall(System.nanoTime());
-                    inlineCall.set(call);
-                    watchdog.wake();
-                    serve(message);
-                    if (!inlineCall.compareAndSet(call, null)) {
-                        return; // the watchdog handed the reading to another thread meanwhile
+                JsonRpcInput in = JsonRpcInput.read(mapper, line);
+                McpSchema.JSONRPCMessage message = in.message();
+                if (in.isError()) {
+                    LOG.warn("Answered an input line that is not a valid JSON-RPC message with an error");
+                    answer(in.errorReply());
+                } else if (message instanceof McpSchema.JSONRPCRequest request) {
+                    if (McpSchema.METHOD_PING.equals(request.method())) {
+                        answer(McpSchema.JSONRPCResponse.result(request.id(), Map.of()));
+                    } else if (admit(request)) {
+                        InlineCall call = new InlineCall(System.nanoTime());
+                        inlineCall.set(call);
+                        watchdog.wake();
+                        serve(request);
+                        if (!inlineCall.compareAndSet(call, null)) {
+                            return; // the watchdog handed the reading to another thread meanwhile
+                        }
                     }
                 } else if (message != null) {
-                    dispatch(message);
+                    dispatch(message); // responses and notifications never wait for a call slot
+                } else {
+                    LOG.warn("Skipped a response whose id is not a string or an integer");
                 }
             }
         } catch (LineReader.LineTooLongException e) {
@@ -141,18 +172,59 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
             if (!closing.get()) {
                 LOG.error("Reading the protocol input failed: closing the session", e);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         endOfInput();
     }
 
-    /** Serves a request that holds a call slot, and gives the slot back. */
-    private void serve(McpSchema.JSONRPCMessage request) {
+    /**
+     * Takes a call slot for a request: true if it may run now; otherwise it waits for a slot (it is served by
+     * the thread that frees one) or, when too many wait, it is refused at once.
+     */
+    private boolean admit(McpSchema.JSONRPCRequest request) {
+        synchronized (slots) {
+            if (running < MAX_CALLS_IN_FLIGHT) {
+                running++;
+                return true;
+            }
+            if (waiting.size() < MAX_CALLS_WAITING) {
+                waiting.add(request);
+                return false;
+            }
+        }
+        LOG.warn("Refused request {}: {} requests running, {} waiting", request.id(), MAX_CALLS_IN_FLIGHT,
+                MAX_CALLS_WAITING);
+        answer(McpSchema.JSONRPCResponse.error(request.id(),
+                new McpSchema.JSONRPCResponse.JSONRPCError(BUSY_CODE, BUSY_MESSAGE, null)));
+        return false;
+    }
+
+    /** Writes an answer the transport gives itself; a failed write has already closed the session. */
+    private void answer(Object reply) {
         try {
-            dispatch(request);
-        } finally {
-            callSlots.release();
+            sessionTransport.writeLine(mapper.writeValueAsBytes(reply));
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("Could not write an answer: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Serves a request that holds a call slot, then the requests that wait for a slot, one after another, and
+     * gives the slot back once none waits.
+     */
+    private void serve(McpSchema.JSONRPCRequest request) {
+        McpSchema.JSONRPCRequest next = request;
+        while (next != null) {
+            try {
+                dispatch(next);
+            } finally {
+                synchronized (slots) {
+                    next = closing.get() ? null : waiting.poll();
+                    if (next == null) {
+                        running--;
+                        slots.notifyAll();
+                    }
+                }
+            }
         }
     }
 
@@ -198,15 +270,6 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
         }
     }
 
-    private McpSchema.JSONRPCMessage parse(byte[] line) {
-        try {
-            return McpSchema.deserializeJsonRpcMessage(mapper, new String(line, StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Skipped an input line that is not a JSON-RPC message: {}", e.getMessage());
-            return null;
-        }
-    }
-
     private void dispatch(McpSchema.JSONRPCMessage message) {
         session.handle(message).subscribe(null,
                 error -> LOG.error("Handling a {} failed", message.getClass().getSimpleName(), error));
@@ -215,8 +278,15 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     /** Lets running requests answer (for a while), then closes the session and the pool. */
     private void endOfInput() {
         try {
-            if (!callSlots.tryAcquire(MAX_CALLS_IN_FLIGHT, DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {
-                LOG.warn("Input ended with requests still running; closing without their answers");
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+            synchronized (slots) {
+                long left;
+                while (running > 0 && (left = deadline - System.nanoTime()) > 0) {
+                    TimeUnit.NANOSECONDS.timedWait(slots, left);
+                }
+                if (running > 0) {
+                    LOG.warn("Input ended with requests still running; closing without their answers");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -240,15 +310,18 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
         }
 
         private void write(McpSchema.JSONRPCMessage message) {
-            byte[] line;
             try {
-                byte[] json = mapper.writeValueAsBytes(message); // compact: a newline inside is escaped
-                line = new byte[json.length + 1];
-                System.arraycopy(json, 0, line, 0, json.length);
-                line[json.length] = '\n';
+                writeLine(mapper.writeValueAsBytes(message)); // compact: a newline inside is escaped
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** Writes one compact JSON text and a newline with one write and one flush. */
+        void writeLine(byte[] json) {
+            byte[] line = new byte[json.length + 1];
+            System.arraycopy(json, 0, line, 0, json.length);
+            line[json.length] = '\n';
             synchronized (output) {
                 try {
                     output.write(line);

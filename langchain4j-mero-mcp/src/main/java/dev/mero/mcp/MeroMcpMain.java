@@ -23,7 +23,9 @@ import java.time.format.DateTimeParseException;
  *
  * <p>Stdout carries the MCP protocol and nothing else: before anything runs, {@link System#out} is pointed at
  * stderr, so a stray print cannot corrupt the protocol; logs and audit lines go to stderr (or to the policy's
- * audit file). A missing or broken policy exits with status {@value #EXIT_POLICY} and the loader's message
+ * audit file). The JVM's own output (a {@code SIGQUIT} thread dump, its log warnings) goes to stdout unless the
+ * command line says otherwise, and a jar cannot: docs/mcp.md's launch line adds
+ * {@code -XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr}. A missing or broken policy exits with status {@value #EXIT_POLICY} and the loader's message
  * on stderr; a wrong command line exits with {@value #EXIT_USAGE}. When the client closes stdin, the server
  * shuts down and exits with status 0.
  */

@@ -5,18 +5,30 @@ import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * A JSON mapper that reports request params of the wrong shape (a {@code tools/call} whose {@code arguments}
  * is an array, a {@code name} that is an object, ...) as a JSON-RPC "invalid params" error with a fixed
- * message, instead of the mapper's own failure, whose text names Java types.
+ * message, instead of the mapper's own failure, whose text names Java types. The params of {@code initialize}
+ * and {@code tools/call} must be an object: missing ({@code null}) or of another kind they are invalid params
+ * too (the mapper would pass {@code null} on, and the SDK would answer with an internal error).
  */
 final class StrictParamsMapper implements McpJsonMapper {
 
     /** The message of a params conversion failure. */
     static final String INVALID_PARAMS_MESSAGE = "Invalid params: they do not match the MCP schema of this "
             + "request (tools/call takes {\"name\": string, \"arguments\": object})";
+
+    /** The message of a request that needs a params object and has none. */
+    static final String PARAMS_REQUIRED_MESSAGE = "Invalid params: this request needs a params object";
+
+    /** The requests whose params must be an object. */
+    private static final Set<Type> PARAMS_REQUIRED = Set.of(McpSchema.InitializeRequest.class,
+            McpSchema.CallToolRequest.class);
 
     private final McpJsonMapper delegate;
 
@@ -46,11 +58,13 @@ final class StrictParamsMapper implements McpJsonMapper {
 
     @Override
     public <T> T convertValue(Object fromValue, Class<T> type) {
+        requireObject(fromValue, type);
         return converted(() -> delegate.convertValue(fromValue, type));
     }
 
     @Override
     public <T> T convertValue(Object fromValue, TypeRef<T> type) {
+        requireObject(fromValue, type.getType());
         return converted(() -> delegate.convertValue(fromValue, type));
     }
 
@@ -62,6 +76,12 @@ final class StrictParamsMapper implements McpJsonMapper {
     @Override
     public byte[] writeValueAsBytes(Object value) throws IOException {
         return delegate.writeValueAsBytes(value);
+    }
+
+    private static void requireObject(Object params, Type type) {
+        if (!(params instanceof Map) && PARAMS_REQUIRED.contains(type)) {
+            throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(PARAMS_REQUIRED_MESSAGE).build();
+        }
     }
 
     private static <T> T converted(Supplier<T> conversion) {

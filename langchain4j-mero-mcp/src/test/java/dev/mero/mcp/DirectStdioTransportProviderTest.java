@@ -15,7 +15,9 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -77,18 +79,45 @@ class DirectStdioTransportProviderTest {
     }
 
     @Test
-    void aLineThatIsNotJsonRpcIsSkippedAndTheEndOfInputClosesTheSession() throws Exception {
+    void aLineThatIsNotJsonRpcIsAnsweredAndTheEndOfInputClosesTheSession() throws Exception {
         start();
         send("this is not json");
         send("");
         send("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"echo\",\"params\":{\"word\":\"still here\"}}");
 
+        JsonNode parseError = JSON.readTree(fromServer.readLine()); // the empty line is skipped without an answer
+        assertThat(parseError.get("id").isNull()).isTrue();
+        assertThat(parseError.at("/error/code").asInt()).isEqualTo(McpSchema.ErrorCodes.PARSE_ERROR);
         JsonNode answer = JSON.readTree(fromServer.readLine());
         assertThat(answer.get("id").asString()).isEqualTo("a");
         assertThat(answer.at("/result/word").asString()).isEqualTo("still here");
 
         toServer.close();
         assertThat(closed.await(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void requestsBeyondTheRunningAndWaitingOnesAreRefusedAtOnceAndTheWaitingOnesRunLater() throws Exception {
+        start();
+        int queued = DirectStdioTransportProvider.MAX_CALLS_IN_FLIGHT + DirectStdioTransportProvider.MAX_CALLS_WAITING;
+        StringBuilder lines = new StringBuilder();
+        for (int id = 1; id <= queued; id++) {
+            lines.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id).append(",\"method\":\"block\"}\n");
+        }
+        lines.append("{\"jsonrpc\":\"2.0\",\"id\":\"over\",\"method\":\"echo\",\"params\":{}}");
+        send(lines.toString());
+
+        JsonNode refused = JSON.readTree(fromServer.readLine()); // every slot is held, and the waiting room is full
+        assertThat(refused.get("id").asString()).isEqualTo("over");
+        assertThat(refused.at("/error/code").asInt()).isEqualTo(DirectStdioTransportProvider.BUSY_CODE);
+        release.countDown();
+        Set<Integer> answered = new HashSet<>();
+        for (int i = 0; i < queued; i++) {
+            JsonNode answer = JSON.readTree(fromServer.readLine());
+            assertThat(answer.at("/result/released").asBoolean()).isTrue();
+            answered.add(answer.get("id").asInt());
+        }
+        assertThat(answered).hasSize(queued);
     }
 
     private void start() throws IOException {

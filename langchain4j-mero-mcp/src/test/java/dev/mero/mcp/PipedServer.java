@@ -42,6 +42,11 @@ final class PipedServer implements AutoCloseable {
         });
     }
 
+    /** Starts serving without any handshake: the client's first line is the test's to send. */
+    static PipedServer started(MeroMcpServer server) throws IOException {
+        return new PipedServer(server);
+    }
+
     /**
      * Starts serving and completes the initialisation handshake.
      *
