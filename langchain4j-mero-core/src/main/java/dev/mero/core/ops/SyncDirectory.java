@@ -20,8 +20,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * {@code sync_directory(source, destination, delete_extraneous?, dry_run?)}: one-way, rsync-like. Both trees
@@ -50,10 +52,12 @@ final class SyncDirectory implements ToolOperation {
         /** Protected files and directories, never read, copied or deleted. */
         int protectedEntries;
         /** Where they are, so that no directory holding one is deleted. */
-        final List<String> protectedPaths = new ArrayList<>();
+        final NavigableSet<String> protectedPaths = new TreeSet<>();
 
+        /** One look-up in sorted order, not a scan per directory: a tree may hold many protected names. */
         boolean holdsProtected(String directory) {
-            return protectedPaths.stream().anyMatch(path -> path.startsWith(directory + "/"));
+            String below = protectedPaths.ceiling(directory + "/");
+            return below != null && below.startsWith(directory + "/");
         }
     }
 
