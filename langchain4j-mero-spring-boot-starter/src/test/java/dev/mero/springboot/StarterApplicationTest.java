@@ -44,7 +44,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code mero.policy}: a scripted Spring AI model gets the tools through a {@code ChatClient} built from the
  * auto-configured builder, a scripted LangChain4j model through an {@code AiServices} built from the starter's
  * beans; a real file is read, a path outside the mounts is denied with the core's text, the metrics move with
- * the right tags, and health and the {@code mero} endpoint report the policy without host paths.
+ * the right tags, and health and the {@code mero} endpoint report the policy without host paths. Its
+ * {@code README:begin} regions are the Java snippets of {@code docs/spring-boot.md} (ReadmeSnippetsTest).
  */
 @SpringBootTest(classes = StarterApplicationTest.App.class, properties = {
         "management.endpoints.web.exposure.include=health,mero", "spring.main.banner-mode=off"})
@@ -156,7 +157,10 @@ class StarterApplicationTest {
                         + ScriptedSpringChatModel.lastToolResponses(prompt).get(0).responseData()));
         chatModel.script.set(model);
 
-        String answer = chatClientBuilder.build().prompt().user("Read /etc/passwd, then the notes").call().content();
+        // README:begin spring-boot-chat-client
+        ChatClient chatClient = chatClientBuilder.build();   // Spring AI's builder: the tools are its defaults
+        String answer = chatClient.prompt().user("Read /etc/passwd, then the notes").call().content();
+        // README:end
 
         List<Prompt> prompts = model.prompts();
         assertThat(prompts).hasSize(3);
@@ -180,8 +184,12 @@ class StarterApplicationTest {
                 .reply("done");
         chatModel.script.set(model);
 
-        chatClientBuilder.build().prompt().user("go")
-                .toolContext(Map.of("mero.caller", "reader", "mero.scopes", List.of("files:*:read"))).call().content();
+        ChatClient chatClient = chatClientBuilder.build();
+        // README:begin spring-boot-caller
+        chatClient.prompt().user("go")
+                .toolContext(Map.of("mero.caller", "reader", "mero.scopes", List.of("files:*:read")))
+                .call().content();
+        // README:end
 
         assertThat(ScriptedSpringChatModel.lastToolResponses(model.prompts().get(1)).get(0).responseData())
                 .startsWith("Denied:").contains("reader");
@@ -198,8 +206,13 @@ class StarterApplicationTest {
                 .callTool("read_file", "{\"path\":\"/ws/notes.md\"}")
                 .callTool("read_file", "{\"path\": 42}")
                 .reply("done");
-        Agent agent = AiServices.builder(Agent.class).chatModel(model).toolProvider(toolProvider)
-                .toolExecutionErrorHandler(executionErrors).toolArgumentsErrorHandler(argumentErrors).build();
+        // README:begin spring-boot-ai-services
+        Agent agent = AiServices.builder(Agent.class).chatModel(model)
+                .toolProvider(toolProvider)                    // the starter's beans, injected
+                .toolExecutionErrorHandler(executionErrors)
+                .toolArgumentsErrorHandler(argumentErrors)
+                .build();
+        // README:end
 
         assertThat(agent.chat("read")).isEqualTo("done");
 
