@@ -37,12 +37,14 @@ import org.springframework.ai.chat.client.ChatClientCustomizer;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * The starter's conditions, one application context each (no server, no Spring Boot test context): nothing
@@ -117,6 +119,10 @@ class StarterConditionsTest {
             assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
             assertThat(analysis.getAction()).contains("mero.policy");
         });
+        assertThat(SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
+                null, (type, name, failure) -> { })) // others need the context's arguments: skipped
+                .as("registered, so Spring Boot's start-up report shows the loader's message")
+                .hasAtLeastOneElementOfType(MeroPolicyFailureAnalyzer.class);
     }
 
     @Test
