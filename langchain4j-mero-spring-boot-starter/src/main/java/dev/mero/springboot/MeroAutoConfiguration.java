@@ -2,9 +2,9 @@ package dev.mero.springboot;
 
 import dev.mero.core.InvalidPolicyException;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
 import dev.mero.core.metrics.MeroMetrics;
 import dev.mero.core.ops.MeroOperations;
+import dev.mero.core.policy.SecurityPolicy;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
