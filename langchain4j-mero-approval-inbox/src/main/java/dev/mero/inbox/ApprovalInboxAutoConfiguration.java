@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
@@ -55,6 +56,7 @@ public class ApprovalInboxAutoConfiguration {
      * @param auditLogs   an audit log bean, if any
      * @param standing    a standing approval bean, if any
      * @param environment the properties
+     * @param application the application, whose class loader tells whether Spring Security is present
      * @return the servlet
      * @throws IllegalStateException without Spring Security, when the server does not listen on loopback only
      */
@@ -63,7 +65,8 @@ public class ApprovalInboxAutoConfiguration {
     public ApprovalInboxServlet meroApprovalInboxServlet(ApprovalStore store, SecurityContext context,
                                                          ObjectProvider<AuditLog> auditLogs,
                                                          ObjectProvider<StandingApproval> standing,
-                                                         Environment environment) {
+                                                         Environment environment,
+                                                         ApplicationContext application) {
         ApprovalInboxServlet.Builder inbox = ApprovalInboxServlet.builder().store(store)
                 .auditLog(auditLogs.getIfAvailable(context::auditLog))
                 .timeout(environment.getProperty("mero.inbox.timeout", Duration.class, Duration.ofMinutes(5)));
@@ -75,7 +78,7 @@ public class ApprovalInboxAutoConfiguration {
         if (header != null && !header.isBlank()) {
             inbox.approverHeader(header.strip());
         }
-        if (ClassUtils.isPresent(SPRING_SECURITY, getClass().getClassLoader())) {
+        if (ClassUtils.isPresent(SPRING_SECURITY, application.getClassLoader())) {
             inbox.requiredRole(environment.getProperty("mero.inbox.role", DEFAULT_ROLE));
         } else if (header == null || header.isBlank()) {
             String address = environment.getProperty("server.address");

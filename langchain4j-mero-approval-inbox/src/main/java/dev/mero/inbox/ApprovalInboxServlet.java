@@ -390,7 +390,7 @@ public final class ApprovalInboxServlet extends HttpServlet {
                 + "'; style-src 'nonce-" + nonce + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
-        response.setHeader("Referrer-Policy", "no-referrer");
+        response.setHeader("Referrer-Policy", "same-origin");
         response.setHeader("Cache-Control", "no-store");
     }
 
