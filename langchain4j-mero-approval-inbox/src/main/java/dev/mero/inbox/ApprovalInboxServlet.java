@@ -129,12 +129,7 @@ public final class ApprovalInboxServlet extends HttpServlet {
         if (approver.isEmpty()) {
             return;
         }
-        CsrfSessions.Session session = sessions.find(cookie(request));
-        if (session == null) {
-            session = sessions.start();
-            setCookie(request, response, session);
-        }
-        render(response, HttpServletResponse.SC_OK, approver.get(), session, List.of());
+        render(response, HttpServletResponse.SC_OK, approver.get(), sessionOrNew(request, response, null), List.of());
     }
 
     @Override
@@ -156,14 +151,22 @@ public final class ApprovalInboxServlet extends HttpServlet {
         }
         if (refusal != null) {
             LOG.warn("Approval inbox post refused for {}: {}", Messages.quote(approver.get()), refusal);
-            if (session == null) {
-                session = sessions.start();
-                setCookie(request, response, session);
-            }
-            render(response, HttpServletResponse.SC_FORBIDDEN, approver.get(), session, List.of(refusal));
+            render(response, HttpServletResponse.SC_FORBIDDEN, approver.get(), sessionOrNew(request, response, session),
+                    List.of(refusal));
             return;
         }
         render(response, HttpServletResponse.SC_OK, approver.get(), session, decide(request, approver.get()));
+    }
+
+    /** The browser's live session (the one given, else the one its cookie names), or a new one with its cookie set. */
+    private CsrfSessions.Session sessionOrNew(HttpServletRequest request, HttpServletResponse response,
+                                              CsrfSessions.Session known) {
+        CsrfSessions.Session session = known != null ? known : sessions.find(cookie(request));
+        if (session == null) {
+            session = sessions.start();
+            setCookie(request, response, session);
+        }
+        return session;
     }
 
     /** The approver, or empty after a refusal was sent. */
@@ -268,11 +271,11 @@ public final class ApprovalInboxServlet extends HttpServlet {
     }
 
     private String complete(String id, ApprovalDecision decision, String approver) {
-        Object found = served(id);
-        if (found instanceof String refusal) {
-            return refusal;
+        Served found = served(id);
+        if (found.refusal() != null) {
+            return found.refusal();
         }
-        ApprovalRequest request = (ApprovalRequest) found;
+        ApprovalRequest request = found.request();
         return complete(request, decision, approver, "decided in the approval inbox by " + Messages.quote(approver));
     }
 
@@ -302,11 +305,11 @@ public final class ApprovalInboxServlet extends HttpServlet {
         if (standing == null) {
             return "Error: standing rules are not enabled for this inbox; nothing was changed.";
         }
-        Object found = served(id);
-        if (found instanceof String refusal) {
-            return refusal;
+        Served found = served(id);
+        if (found.refusal() != null) {
+            return found.refusal();
         }
-        ApprovalRequest request = (ApprovalRequest) found;
+        ApprovalRequest request = found.request();
         Duration duration;
         try {
             duration = Duration.ofMinutes(Long.parseLong(minutes == null ? "" : minutes.strip()));
@@ -337,25 +340,35 @@ public final class ApprovalInboxServlet extends HttpServlet {
     }
 
     /** The waiting request an id names, if this inbox serves it; otherwise why not. */
-    private Object served(String id) {
+    private Served served(String id) {
         if (id == null || id.isBlank() || id.length() > MAX_NAME || id.chars().anyMatch(c -> c < 0x21 || c == 0x7f)) {
-            return "Not changed: " + Messages.quote(id == null ? "" : id.length() > MAX_NAME ? id.substring(0, MAX_NAME)
-                    : id) + " is not a request id.";
+            String shown = id == null ? "" : id.length() > MAX_NAME ? id.substring(0, MAX_NAME) : id;
+            return Served.refused("Not changed: " + Messages.quote(shown) + " is not a request id.");
         }
         Optional<ApprovalRequest> request;
         try {
             request = store.pending(id);
         } catch (PolicyStoreUnavailableException e) {
-            return "Error: the approval store is unavailable; request " + Messages.quote(id) + " was not decided.";
+            return Served.refused("Error: the approval store is unavailable; request " + Messages.quote(id)
+                    + " was not decided.");
         }
         if (request.isEmpty()) {
-            return "Not changed: request " + Messages.quote(id) + " is not waiting (unknown, already decided or "
-                    + "timed out).";
+            return Served.refused("Not changed: request " + Messages.quote(id) + " is not waiting (unknown, already "
+                    + "decided or timed out).");
         }
         if (!serves(request.get())) {
-            return "Not changed: request " + Messages.quote(id) + " belongs to a context this inbox does not serve.";
+            return Served.refused("Not changed: request " + Messages.quote(id)
+                    + " belongs to a context this inbox does not serve.");
         }
-        return request.get();
+        return new Served(request.get(), null);
+    }
+
+    /** A waiting request this inbox serves, or why an id names none. */
+    private record Served(ApprovalRequest request, String refusal) {
+
+        static Served refused(String refusal) {
+            return new Served(null, refusal);
+        }
     }
 
     private boolean serves(ApprovalRequest request) {

@@ -71,7 +71,7 @@ final class InboxPage {
             html.append("<p><label><input type=\"checkbox\" id=\"all\"> select all</label> ")
                     .append("<button name=\"decision\" value=\"approve\" id=\"approve-selected\">Approve selected</button>")
                     .append("<button name=\"decision\" value=\"deny\" id=\"deny-selected\">Deny selected</button></p>")
-                    .append("<table><tr><th></th><th>Context</th><th>Action</th><th>Details</th><th>Waiting</th>")
+                    .append("<table><tr><th></th><th>Context (caller)</th><th>Action</th><th>Details</th><th>Waiting</th>")
                     .append("<th>Decide</th></tr>");
             for (ApprovalRequest request : waiting) {
                 row(html, request);

@@ -153,13 +153,29 @@ class StandingApprovalTest {
 
     @Test
     void rulesAreListedSoonestToExpireFirst() {
-        StandingApproval.Rule later = standing.grant("a", Set.of(Permission.WRITE), "/ws/a/**", Duration.ofMinutes(30),
-                "alice");
-        StandingApproval.Rule sooner = standing.grant("b", Set.of(Permission.READ), "/ws/b/**", Duration.ofMinutes(5),
+        for (int minutes : new int[] {30, 5, 60, 1, 45, 10}) {
+            standing.grant("c" + minutes, Set.of(Permission.WRITE), "/ws/a/**", Duration.ofMinutes(minutes), "alice");
+        }
+        StandingApproval.Rule sooner = standing.grant("b", Set.of(Permission.READ), "/ws/b/**", Duration.ofMinutes(2),
                 "alice");
 
-        assertThat(standing.rules()).containsExactly(sooner, later);
+        assertThat(standing.rules()).extracting(StandingApproval.Rule::contextName)
+                .containsExactly("c1", "b", "c5", "c10", "c30", "c45", "c60");
         assertThat(sooner.action()).isEqualTo("READ: /ws/b/**");
+    }
+
+    @Test
+    void theShortestPathsAndNamesWithSpacesAreCovered() throws Exception {
+        assertThat(StandingApproval.requirePattern("/a")).isEqualTo("/a");
+        assertThat(StandingApproval.requirePattern("/ws/**")).isEqualTo("/ws/**");
+        StandingApproval one = StandingApproval.builder().delegate(human).auditLog(audit.log).maxRules(1).build();
+        one.grant("writer", Set.of(Permission.WRITE), "/a", Duration.ofMinutes(1), "alice");
+        standing.grant("writer", Set.of(Permission.WRITE), "/ws/docs/**", Duration.ofMinutes(1), "alice");
+
+        assertThat(one.decide(write("writer", "/a", Permission.WRITE))).isEqualTo(ApprovalDecision.APPROVED);
+        assertThat(decide(write("writer", "/ws/docs/my notes.md", Permission.WRITE)))
+                .isEqualTo(ApprovalDecision.APPROVED);
+        assertThat(asked).hasValue(0);
     }
 
     @Test
