@@ -11,6 +11,8 @@ import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.Principal;
 import java.io.StringWriter;
 import java.util.Map;
@@ -42,8 +44,8 @@ class ApprovalInboxAutoConfigurationTest {
                 .withPropertyValues("mero.inbox.enabled=true", "mero.inbox.path=/ops/approvals")
                 .run(context -> {
                     assertThat(context).hasSingleBean(ApprovalInboxServlet.class);
-                    assertThat(context.getBean(ServletRegistrationBean.class).getUrlMappings())
-                            .containsExactly("/ops/approvals");
+                    ServletRegistrationBean<?> registration = context.getBean(ServletRegistrationBean.class);
+                    assertThat(registration.getUrlMappings()).containsExactly("/ops/approvals");
                 });
     }
 
@@ -87,5 +89,29 @@ class ApprovalInboxAutoConfigurationTest {
             assertThat(context).hasSingleBean(ApprovalInboxServlet.class);
             assertThat(context.getBean(ApprovalInboxServlet.class).authenticates()).isFalse();
         });
+    }
+
+    @Test
+    void everyPropertyHasMetadataForTheIdeAndARowInTheDocs() throws Exception {
+        String metadata;
+        try (var in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            metadata = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Path module = Path.of("").toAbsolutePath();
+        Path root = Files.exists(module.resolve("docs")) ? module : module.getParent();
+        String docs = Files.readString(root.resolve("docs/approval-inbox.md"));
+        String source = Files.readString(root.resolve("langchain4j-mero-approval-inbox/src/main/java/dev/mero/inbox/"
+                + "ApprovalInboxAutoConfiguration.java"));
+        java.util.regex.Matcher read = java.util.regex.Pattern.compile("\"(mero\\.inbox\\.[a-z-]+)\"").matcher(source);
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        while (read.find()) {
+            names.add(read.group(1));
+        }
+        assertThat(names).contains("mero.inbox.path", "mero.inbox.role", "mero.inbox.approver-header");
+        for (String name : names) {
+            assertThat(metadata).as(name).contains("\"name\": \"" + name + "\"");
+            assertThat(docs).as(name).contains("| `" + name + "` |");
+        }
+        assertThat(metadata).contains("\"name\": \"mero.inbox.enabled\"");
     }
 }
