@@ -129,7 +129,8 @@ public final class ApprovalInboxServlet extends HttpServlet {
         if (approver.isEmpty()) {
             return;
         }
-        render(response, HttpServletResponse.SC_OK, approver.get(), sessionOrNew(request, response, null), List.of());
+        render(request, response, HttpServletResponse.SC_OK, approver.get(), sessionOrNew(request, response, null),
+                List.of());
     }
 
     @Override
@@ -151,11 +152,11 @@ public final class ApprovalInboxServlet extends HttpServlet {
         }
         if (refusal != null) {
             LOG.warn("Approval inbox post refused for {}: {}", Messages.quote(approver.get()), refusal);
-            render(response, HttpServletResponse.SC_FORBIDDEN, approver.get(), sessionOrNew(request, response, session),
-                    List.of(refusal));
+            render(request, response, HttpServletResponse.SC_FORBIDDEN, approver.get(),
+                    sessionOrNew(request, response, session), List.of(refusal));
             return;
         }
-        render(response, HttpServletResponse.SC_OK, approver.get(), session, decide(request, approver.get()));
+        render(request, response, HttpServletResponse.SC_OK, approver.get(), session, decide(request, approver.get()));
     }
 
     /** The browser's live session (the one given, else the one its cookie names), or a new one with its cookie set. */
@@ -375,8 +376,8 @@ public final class ApprovalInboxServlet extends HttpServlet {
         return contexts.isEmpty() || contexts.contains(request.contextName());
     }
 
-    private void render(HttpServletResponse response, int status, String approver, CsrfSessions.Session session,
-                        List<String> messages) throws IOException {
+    private void render(HttpServletRequest request, HttpServletResponse response, int status, String approver,
+                        CsrfSessions.Session session, List<String> messages) throws IOException {
         List<ApprovalRequest> waiting;
         String storeProblem = null;
         try {
@@ -395,7 +396,8 @@ public final class ApprovalInboxServlet extends HttpServlet {
         response.setStatus(status);
         response.setContentType("text/html;charset=UTF-8");
         response.getWriter().write(new InboxPage(clock.instant(), timeout, standing != null, contexts)
-                .render(approver, session.token(), nonce, shown, waiting, standing == null ? List.of() : standing.rules()));
+                .render(approver, session.token(), HostCsrfToken.hiddenField(request), nonce, shown, waiting,
+                        standing == null ? List.of() : standing.rules()));
     }
 
     private static void headers(HttpServletResponse response, String nonce) {

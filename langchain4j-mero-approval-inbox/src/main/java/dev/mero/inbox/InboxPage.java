@@ -51,8 +51,8 @@ final class InboxPage {
         return Base64.getEncoder().encodeToString(bytes);
     }
 
-    String render(String approver, String token, String nonce, List<String> messages, List<ApprovalRequest> waiting,
-                  List<StandingApproval.Rule> active) {
+    String render(String approver, String token, String hostFields, String nonce, List<String> messages,
+                  List<ApprovalRequest> waiting, List<StandingApproval.Rule> active) {
         StringBuilder html = new StringBuilder(4096);
         html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Approvals (")
                 .append(waiting.size()).append(")</title><style nonce=\"").append(nonce).append("\">").append(STYLE)
@@ -64,7 +64,7 @@ final class InboxPage {
             html.append("<p class=\"msg\" role=\"status\">").append(Html.escape(message)).append("</p>");
         }
         html.append("<form method=\"post\" id=\"inbox\"><input type=\"hidden\" name=\"token\" value=\"")
-                .append(Html.escape(token)).append("\">");
+                .append(Html.escape(token)).append("\">").append(hostFields);
         if (waiting.isEmpty()) {
             html.append("<p id=\"empty\">Nothing is waiting for a decision.</p>");
         } else {

@@ -306,6 +306,30 @@ class ApprovalInboxServletTest {
     }
 
     @Test
+    void theHostsSpringSecurityCsrfTokenRidesAlongInTheForm() throws Exception {
+        org.springframework.security.web.csrf.CsrfToken host = new org.springframework.security.web.csrf.CsrfToken() {
+            @Override
+            public String getParameterName() {
+                return "_csrf";
+            }
+
+            @Override
+            public String getToken() {
+                return "t<1>\"";
+            }
+        };
+        StringWriter body = new StringWriter();
+        int[] status = new int[1];
+
+        ApprovalInboxServlet.builder().store(STORE).build()
+                .service(Fakes.request("127.0.0.1", "127.0.0.1", Map.of("getAttribute:_csrf", host)),
+                        Fakes.response(body, status));
+
+        assertThat(status[0]).isEqualTo(200);
+        assertThat(body.toString()).contains("<input type=\"hidden\" name=\"_csrf\" value=\"t&lt;1&gt;&quot;\">");
+    }
+
+    @Test
     void loopbackIsRecognisedByLiteralOnly() {
         assertThat(List.of("127.0.0.1", "127.8.9.10", "::1", "[::1]", "0:0:0:0:0:0:0:1")).allSatisfy(address ->
                 assertThat(ApprovalInboxServlet.isLoopback(address)).as(address).isTrue());
