@@ -179,9 +179,13 @@ public final class ApprovalInboxServlet extends HttpServlet {
         } else if (approver == null && (authenticates() || !loopback(request))) {
             refusal = authenticates() ? "Denied: the approval inbox needs an authenticated user."
                     : "Denied: without authentication the approval inbox is served over loopback only.";
+        } else if (approver == null && !loopbackHost(request.getHeader("Host"))) {
+            // a name another site controls could resolve to 127.0.0.1 (DNS rebinding): only loopback names count
+            refusal = "Denied: without authentication the approval inbox answers only to a loopback host name "
+                    + "(127.0.0.1, [::1] or localhost).";
         }
         if (refusal != null) {
-            headers(response, "none");
+            headers(response, null);
             response.setStatus(HttpServletResponse.SC_FORBIDDEN);
             response.setContentType("text/plain;charset=UTF-8");
             response.getWriter().write(refusal + "\n");
@@ -203,6 +207,21 @@ public final class ApprovalInboxServlet extends HttpServlet {
             return null;
         }
         return name.strip();
+    }
+
+    /** Whether a Host header names loopback: an address literal or {@code localhost}, with or without a port. */
+    static boolean loopbackHost(String host) {
+        if (host == null) {
+            return false;
+        }
+        String name = host.matches(".*:[0-9]{1,5}") && !host.endsWith("]") ? host.substring(0, host.lastIndexOf(':'))
+                : host;
+        if (name.startsWith("[") && name.endsWith("]")) {
+            name = name.substring(1, name.length() - 1);
+        } else if (name.contains(":")) {
+            return false; // an IPv6 literal must be bracketed in a Host header
+        }
+        return name.equalsIgnoreCase("localhost") || isLoopback(name);
     }
 
     private static boolean loopback(HttpServletRequest request) {
@@ -400,9 +419,11 @@ public final class ApprovalInboxServlet extends HttpServlet {
                         standing == null ? List.of() : standing.rules()));
     }
 
+    /** Security headers; {@code nonce} is {@code null} for a page without script or style. */
     private static void headers(HttpServletResponse response, String nonce) {
-        response.setHeader("Content-Security-Policy", "default-src 'none'; script-src 'nonce-" + nonce
-                + "'; style-src 'nonce-" + nonce + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+        response.setHeader("Content-Security-Policy", nonce == null ? "default-src 'none'; frame-ancestors 'none'"
+                : "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce
+                + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("Referrer-Policy", "same-origin");

@@ -266,6 +266,23 @@ class ApprovalInboxServletTest {
     }
 
     @Test
+    void anAnonymousRequestForAnotherHostNameIsRefusedAgainstDnsRebinding() throws Exception {
+        StringWriter body = new StringWriter();
+        int[] status = new int[1];
+
+        ApprovalInboxServlet.builder().store(STORE).build().service(Fakes.request("127.0.0.1", "127.0.0.1",
+                Map.of("getHeader:Host", "attacker.example:8080")), Fakes.response(body, status));
+
+        assertThat(status[0]).isEqualTo(403);
+        assertThat(body.toString()).contains("answers only to a loopback host name");
+        assertThat(List.of("127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]:80", "[::1]", "127.0.0.2"))
+                .allSatisfy(host -> assertThat(ApprovalInboxServlet.loopbackHost(host)).as(host).isTrue());
+        assertThat(java.util.Arrays.asList("attacker.example", "localhost.attacker.example:80", "10.0.0.1:80",
+                "::1", "[::1", "", null)).allSatisfy(host -> assertThat(ApprovalInboxServlet.loopbackHost(host))
+                .as(host).isFalse());
+    }
+
+    @Test
     void theApproverHeaderCountsOnlyWhenEnabled() throws Exception {
         HttpServletRequest request = Fakes.request("10.0.0.7", "10.0.0.1", Map.of("getHeader:X-Forwarded-User", "carol"));
         StringWriter refused = new StringWriter();

@@ -19,7 +19,7 @@ final class Fakes {
     static HttpServletRequest request(String remote, String local, Map<String, Object> answers) {
         Map<String, Object> all = new HashMap<>(Map.of("getMethod", "GET", "getRemoteAddr", remote,
                 "getLocalAddr", local, "getContextPath", "", "getServletPath", ApprovalInboxServlet.DEFAULT_PATH,
-                "isUserInRole", false, "isSecure", false));
+                "isUserInRole", false, "isSecure", false, "getHeader:Host", local + ":8080"));
         all.putAll(answers);
         return (HttpServletRequest) Proxy.newProxyInstance(Fakes.class.getClassLoader(),
                 new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> {
