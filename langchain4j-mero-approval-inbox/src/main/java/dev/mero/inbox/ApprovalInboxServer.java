@@ -1,6 +1,6 @@
 package dev.mero.inbox;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.security.SecurityHandler;

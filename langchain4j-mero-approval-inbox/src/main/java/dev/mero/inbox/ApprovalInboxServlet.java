@@ -1,6 +1,5 @@
 package dev.mero.inbox;
 
-import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.approval.ApprovalDecision;
@@ -11,6 +10,7 @@ import dev.mero.core.approval.StandingApproval;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.message.Messages;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

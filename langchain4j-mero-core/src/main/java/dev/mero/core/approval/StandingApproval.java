@@ -1,10 +1,10 @@
 package dev.mero.core.approval;
 
-import dev.mero.core.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.message.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
