@@ -104,6 +104,21 @@ final class Sql {
         return borrowed(what, true, work);
     }
 
+    /**
+     * Runs one call of a {@linkplain #function(String) schema-qualified function} in auto-commit mode, on a
+     * connection whose {@code search_path} is not pinned: one round trip. Safe without the pin because the
+     * statement names nothing the path could resolve (the function by its schema, every parameter cast to a
+     * {@code pg_catalog} type) and the function runs under its own {@code SET search_path}.
+     */
+    <T> T call(String what, Work<T> work) {
+        return borrowed(what, false, work);
+    }
+
+    /** A function of the store's schema by its qualified name, for {@link #call}. */
+    String function(String name) {
+        return identifier(schema) + "." + name;
+    }
+
     private <T> T borrowed(String what, boolean pin, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);

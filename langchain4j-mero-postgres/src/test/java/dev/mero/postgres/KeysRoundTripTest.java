@@ -77,7 +77,7 @@ class KeysRoundTripTest {
         assertThatThrownBy(() -> store.approvals(Duration.ofSeconds(1)).complete("id-\uDC00",
                 dev.mero.core.approval.ApprovalDecision.APPROVED)).isInstanceOf(InvalidInputException.class);
 
-        assertThat(count("mero_replay") + count("mero_retry_budget") + count("mero_rate_bucket")
+        assertThat(count("mero_replay") + count("mero_retry_budget") + count("mero_rate_limit")
                 + count("mero_approval")).as("rows written").isZero();
         // a valid pair is fine and stays itself
         assertThat(store.replays().claim("tenant-\uD83D\uDE00", "call-1", Duration.ofSeconds(1)).isOwner()).isTrue();
