@@ -44,12 +44,13 @@ final class ReplayedToolExecutor implements ToolExecutor {
 
     @Override
     public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
-        SecurityContext security = operations.context();
-        Optional<ReplayStore> store = security.replayStore();
         String id = request.id();
         boolean readOnly = operations.catalogue().find(request.name())
                 .map(tool -> tool.hints().readOnly()).orElse(false);
-        if (store.isEmpty() || id == null || id.isBlank() || readOnly) {
+        SecurityContext security = operations.context();
+        Optional<ReplayStore> store = id == null || id.isBlank() || readOnly ? Optional.empty()
+                : security.replayStore();
+        if (store.isEmpty()) {
             return method.executeWithContext(request, context);
         }
         InvocationParameters parameters = context == null ? null : context.invocationParameters();
