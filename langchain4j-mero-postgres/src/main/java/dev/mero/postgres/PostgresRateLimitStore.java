@@ -34,7 +34,7 @@ final class PostgresRateLimitStore implements RateLimitStore {
     PostgresRateLimitStore(Sql sql, Duration hold) {
         this.sql = sql;
         this.holdMicros = hold.toNanos() / NANOS_PER_MICRO;
-        this.take = "SELECT taken, wait_us, available FROM " + sql.function("mero_rate_take")
+        this.take = "SELECT taken, wait_us, available FROM " + sql.qualified("mero_rate_take")
                 + "(?::pg_catalog.text, ?::pg_catalog.int8, ?::pg_catalog.int8, ?::pg_catalog.int8,"
                 + " ?::pg_catalog.int8, ?::pg_catalog.bool)";
     }

@@ -38,9 +38,9 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
         String text = "?::pg_catalog.text";
         String int8 = "?::pg_catalog.int8";
         String int4 = "?::pg_catalog.int4";
-        this.begin = "SELECT reserved, failures, running FROM " + sql.function("mero_retry_begin") + "("
+        this.begin = "SELECT reserved, failures, running FROM " + sql.qualified("mero_retry_begin") + "("
                 + String.join(", ", text, text, text, int8, int8, int4, text, int8) + ")";
-        this.end = "SELECT " + sql.function("mero_retry_end") + "("
+        this.end = "SELECT " + sql.qualified("mero_retry_end") + "("
                 + String.join(", ", text, text, text, int8, text, text, int8, int4) + ")";
     }
 

@@ -105,17 +105,18 @@ final class Sql {
     }
 
     /**
-     * Runs one call of a {@linkplain #function(String) schema-qualified function} in auto-commit mode, on a
-     * connection whose {@code search_path} is not pinned: one round trip. Safe without the pin because the
-     * statement names nothing the path could resolve (the function by its schema, every parameter cast to a
-     * {@code pg_catalog} type) and the function runs under its own {@code SET search_path}.
+     * Runs one statement in auto-commit mode on a connection whose {@code search_path} is not pinned: one round
+     * trip instead of two. Only for statements that name nothing the path could resolve: a
+     * {@linkplain #qualified(String) schema-qualified} function (which runs under its own {@code SET
+     * search_path}) called with every parameter cast to a {@code pg_catalog} type, or an {@code INSERT} into a
+     * qualified table of plain parameters (no operator, function or type name).
      */
     <T> T call(String what, Work<T> work) {
         return borrowed(what, false, work);
     }
 
-    /** A function of the store's schema by its qualified name, for {@link #call}. */
-    String function(String name) {
+    /** A function or table of the store's schema by its qualified name, for {@link #call}. */
+    String qualified(String name) {
         return identifier(schema) + "." + name;
     }
 

@@ -117,3 +117,35 @@ BEGIN
         AND a.digest = p_digest AND a.attempt = p_attempt;
 END
 $$;
+
+-- A replayed call's claim in one call: inserts the claim, or takes over one whose lease passed without a
+-- result; true when this caller owns the call now.
+CREATE FUNCTION ${schema}.mero_replay_take(p_scope text, p_call_id text, p_lease_us bigint)
+    RETURNS boolean
+    LANGUAGE plpgsql SET search_path = pg_catalog, ${schema} AS $$
+DECLARE
+    v_now timestamptz := clock_timestamp();
+    v_rows integer;
+BEGIN
+    INSERT INTO mero_replay AS r (scope, call_id, lease_until)
+        VALUES (p_scope, p_call_id, v_now + make_interval(secs => p_lease_us / 1000000.0))
+        ON CONFLICT (scope, call_id) DO UPDATE SET claimed_at = v_now, lease_until = excluded.lease_until
+        WHERE r.result IS NULL AND r.lease_until < v_now;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows = 1;
+END
+$$;
+
+-- A replayed call's result, written once by its owner.
+CREATE FUNCTION ${schema}.mero_replay_complete(p_scope text, p_call_id text, p_result text)
+    RETURNS integer
+    LANGUAGE plpgsql SET search_path = pg_catalog, ${schema} AS $$
+DECLARE
+    v_rows integer;
+BEGIN
+    UPDATE mero_replay r SET result = p_result, completed_at = clock_timestamp()
+        WHERE r.scope = p_scope AND r.call_id = p_call_id AND r.result IS NULL;
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    RETURN v_rows;
+END
+$$;
