@@ -1,5 +1,6 @@
 package dev.mero.postgres;
 
+import dev.mero.core.Messages;
 import dev.mero.core.PolicyStoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -165,7 +166,10 @@ final class Sql {
     }
 
     static PolicyStoreUnavailableException unavailable(String what, SQLException e) {
-        LOG.warn("Policy store failed ({}): SQLState {}; refusing (fail closed)", what, e.getSQLState(), e);
+        // the server's message may quote a stored id (a trigger's), control characters and all: quoted, escaped
+        LOG.warn("Policy store failed ({}): SQLState {}: {}; refusing (fail closed)", what, e.getSQLState(),
+                Messages.quote(String.valueOf(e.getMessage())));
+        LOG.debug("Policy store failure ({})", what, e);
         return PolicyStoreUnavailableException.of(what, e);
     }
 

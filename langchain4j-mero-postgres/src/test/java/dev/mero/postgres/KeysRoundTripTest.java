@@ -119,6 +119,28 @@ class KeysRoundTripTest {
         assertThat(store.audit(AuditQuery.builder().contextName(other).build())).isEmpty();
     }
 
+    @Test
+    void theGuardOfARecordedDecisionNamesTheRequestEscapedNeverRaw() throws Exception {
+        String id = "req\nforged log line \u001b[31m";
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("SET search_path = public"); // a writer's own connection
+            try (java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO mero_approval (id,"
+                    + " context_name, action, permissions, requested_at, expires_at, decision) VALUES (?, 'tenant',"
+                    + " 'WRITE: /ws/a', 'WRITE', now(), now() + interval '1 hour', 'DENIED')")) {
+                insert.setString(1, id);
+                insert.executeUpdate();
+            }
+            try (java.sql.PreparedStatement overturn = connection.prepareStatement(
+                    "UPDATE mero_approval SET decision = 'APPROVED' WHERE id = ?")) {
+                overturn.setString(1, id);
+                assertThatThrownBy(overturn::executeUpdate).isInstanceOf(java.sql.SQLException.class)
+                        .hasMessageContaining("already decided")
+                        .hasMessageContaining("\"req\\nforged log line \\u001b[31m\"")
+                        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("req\n").doesNotContain("\u001b"));
+            }
+        }
+    }
+
     /** Random letters from a wide range: incompressible, several bytes each in UTF-8. */
     private static String random(int length, long seed) {
         Random random = new Random(seed);

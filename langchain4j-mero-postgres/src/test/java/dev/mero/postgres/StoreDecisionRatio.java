@@ -31,7 +31,8 @@ import javax.sql.DataSource;
 /**
  * One guarded decision with each shared PostgreSQL store against a bare {@code SELECT 1} on the same pool, in
  * one run: interleaved rounds (every scenario once per round, the round's {@code SELECT 1} as its floor), the
- * median of the rounds' ratios, the connections borrowed per decision (each borrow is one round trip for the
+ * median of the rounds' ratios (to {@code SELECT 1} and to a bare one-row upsert, the floor of any decision that
+ * must write), the connections borrowed per decision (each borrow is one round trip for the
  * store's function calls), and the machine's load before and after. Single-threaded: the ratio of two
  * latencies. Not a test: {@code langchain4j-mero-benchmarks/run-benchmarks.sh} runs it (profile
  * {@code decision-ratio}), or by hand:
@@ -43,8 +44,8 @@ import javax.sql.DataSource;
  */
 public final class StoreDecisionRatio {
 
-    private static final int ROUNDS = Integer.getInteger("mero.rounds", 5);
-    private static final Duration SLICE = Duration.ofMillis(Long.getLong("mero.sliceMillis", 600));
+    private static final int ROUNDS = Integer.getInteger("mero.rounds", 9);
+    private static final Duration SLICE = Duration.ofMillis(Long.getLong("mero.sliceMillis", 300));
 
     private StoreDecisionRatio() {
     }
@@ -79,9 +80,6 @@ public final class StoreDecisionRatio {
             execute(pool, "CREATE TABLE public.bench_row (id integer PRIMARY KEY, n bigint NOT NULL)");
             scenarios.put("bare one-row upsert (a write's floor)", () -> execute(pool,
                     "INSERT INTO public.bench_row AS b VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = b.n + 1"));
-            scenarios.put("TMP bare mero_rate_take", () -> execute(pool,
-                    "SELECT * FROM public.mero_rate_take('x'::text, 1000000::int8, 1000000::int8, 1000000::int8, 1000::int8, true)"));
-            scenarios.put("TMP store tryTake", () -> store.rateLimits().tryTake("y", generous));
             scenarios.put("guard, no store (path decision only)", () -> plain.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + rate limit", () -> limited.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + retry budget", () -> budgeted.guard(Operation.FILE_READ, "/ws/a.txt"));
@@ -106,15 +104,18 @@ public final class StoreDecisionRatio {
                 }
             }
             long[] floor = nanos.get("SELECT 1 (bare, same pool)");
-            System.out.printf(Locale.ROOT, "%-40s %12s %10s %18s%n", "scenario (1 thread)", "median us",
-                    "x SELECT 1", "borrows/decision");
+            long[] write = nanos.get("bare one-row upsert (a write's floor)");
+            System.out.printf(Locale.ROOT, "%-40s %10s %10s %10s %10s%n", "scenario (1 thread)", "median us",
+                    "x SELECT 1", "x upsert", "borrows");
             for (Map.Entry<String, long[]> row : nanos.entrySet()) {
                 double[] ratios = new double[ROUNDS];
+                double[] writes = new double[ROUNDS];
                 for (int round = 0; round < ROUNDS; round++) {
                     ratios[round] = row.getValue()[round] / (double) floor[round];
+                    writes[round] = row.getValue()[round] / (double) write[round];
                 }
-                System.out.printf(Locale.ROOT, "%-40s %12.1f %10.2f %18.2f%n", row.getKey(),
-                        median(row.getValue()) / 1_000.0, median(ratios), borrows.get(row.getKey()));
+                System.out.printf(Locale.ROOT, "%-40s %10.1f %10.2f %10.2f %10.2f%n", row.getKey(),
+                        median(row.getValue()) / 1_000.0, median(ratios), median(writes), borrows.get(row.getKey()));
             }
             System.out.printf(Locale.ROOT, "%d rounds of %d ms per scenario, interleaved; load average before: %s,"
                     + " after: %s; %d cores%n", ROUNDS, SLICE.toMillis(), loadBefore, load(),

@@ -149,3 +149,23 @@ BEGIN
     RETURN v_rows;
 END
 $$;
+
+-- The guard's errors name the request as a JSON string (control characters escaped), never its raw id: the
+-- message reaches the writer's client and the store's log.
+CREATE OR REPLACE FUNCTION ${schema}.mero_approval_guard() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = pg_catalog, ${schema} AS $$
+BEGIN
+    IF OLD.decision IS NOT NULL AND NEW.decision IS DISTINCT FROM OLD.decision THEN
+        RAISE EXCEPTION 'approval request % was already decided (%)', to_json(OLD.id), OLD.decision
+            USING ERRCODE = 'check_violation';
+    END IF;
+    IF OLD.decision IS NULL AND NEW.decision IN ('APPROVED', 'DENIED') AND clock_timestamp() > OLD.expires_at THEN
+        RAISE EXCEPTION 'approval request % expired at %', to_json(OLD.id), OLD.expires_at
+            USING ERRCODE = 'check_violation';
+    END IF;
+    IF OLD.decision IS NULL AND NEW.decision IS NOT NULL THEN
+        NEW.decided_at := clock_timestamp();
+    END IF;
+    RETURN NEW;
+END
+$$;
