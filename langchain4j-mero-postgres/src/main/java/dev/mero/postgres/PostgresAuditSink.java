@@ -26,7 +26,6 @@ final class PostgresAuditSink implements AuditSink {
 
     private final Sql sql;
     private final String instance;
-
     private final String auditTable;
 
     PostgresAuditSink(Sql sql, String instance) {

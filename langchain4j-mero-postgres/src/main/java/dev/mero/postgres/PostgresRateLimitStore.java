@@ -19,9 +19,9 @@ import java.util.Objects;
  * same bucket and the same time. The row holds no token unit, only the instant the bucket is full again,
  * and the limit it enforces: the stricter of the caller's and the one held (the lower rate, then the smaller
  * burst), until no instance configured with the held limit has used the bucket for the limit hold
- * ({@link PostgresPolicyStore.Builder#limitHold}). So a
- * rolling deploy that changes a context's limit keeps one bucket under the stricter limit, and the looser
- * one applies once the last instance with the stricter one has been quiet for that long. Thread-safe.
+ * ({@link PostgresPolicyStore.Builder#limitHold}). So a rolling deploy that changes a context's limit keeps one
+ * bucket under the stricter limit, and the looser one applies once the last instance with the stricter one has
+ * been quiet for that long. Thread-safe.
  */
 final class PostgresRateLimitStore implements RateLimitStore {
 
