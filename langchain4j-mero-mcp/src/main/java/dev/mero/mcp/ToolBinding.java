@@ -2,8 +2,8 @@ package dev.mero.mcp;
 
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolDescriptor;
-import dev.mero.core.ops.ToolHints;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
 import dev.mero.core.ops.ToolResponse;
 import dev.mero.core.replay.ReplayStore;
 import dev.mero.core.replay.ToolCallReplays;

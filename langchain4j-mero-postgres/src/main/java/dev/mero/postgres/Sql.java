@@ -1,7 +1,7 @@
 package dev.mero.postgres;
 
-import dev.mero.core.Messages;
 import dev.mero.core.PolicyStoreUnavailableException;
+import dev.mero.core.message.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,11 +1,11 @@
 package dev.mero.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.mero.core.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.RateLimitedException;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.limit.RateLimit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,12 +1,12 @@
 package dev.mero.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.mero.core.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.approval.ApprovalStore;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RetryBudget;
 import dev.mero.core.replay.ToolCallReplays;
