@@ -117,6 +117,7 @@ public final class StoreDecisionRatio {
                 System.out.printf(Locale.ROOT, "%-40s %10.1f %10.2f %10.2f %10.2f%n", row.getKey(),
                         median(row.getValue()) / 1_000.0, median(ratios), median(writes), borrows.get(row.getKey()));
             }
+            System.out.println("server-side prepared on one pooled connection: " + prepared(pool));
             System.out.printf(Locale.ROOT, "%d rounds of %d ms per scenario, interleaved; load average before: %s,"
                     + " after: %s; %d cores%n", ROUNDS, SLICE.toMillis(), loadBefore, load(),
                     Runtime.getRuntime().availableProcessors());
@@ -135,6 +136,23 @@ public final class StoreDecisionRatio {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The store's statements this session prepared on the server (the driver does after 5 executions). */
+    private static List<String> prepared(DataSource pool) {
+        List<String> found = new java.util.ArrayList<>();
+        try (Connection connection = pool.getConnection();
+             PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.substring(statement,"
+                     + " 'mero_[a-z_]+') FROM pg_catalog.pg_prepared_statements WHERE statement LIKE '%mero_%'"
+                     + " ORDER BY 1");
+             ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                found.add(rows.getString(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return found;
     }
 
     private static void execute(DataSource pool, String sql) {
