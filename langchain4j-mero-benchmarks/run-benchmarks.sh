@@ -11,6 +11,17 @@ jar="$out/benchmarks.jar"
 java -jar "$jar" -rf json -rff "$out/jmh.json" "$@" \
   'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SandboxBenchmark|SearchBenchmark|ToolLoopBenchmark'
 java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
+# --- begin PostgreSQL decision ratio (langchain4j-mero-postgres, StoreDecisionRatio) ---
+# A guarded decision with each shared store against a bare SELECT 1 on the same pool, in one run, on a private
+# server the module starts (as its tests do); skipped where no PostgreSQL server binaries are installed.
+if [ -n "${MERO_PG_BIN:-}" ] || ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
+  mvn -B -ntp -q -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests \
+    | tee "$out/decision-ratio.txt"
+else
+  echo "No PostgreSQL server binaries (install postgresql or set MERO_PG_BIN): decision ratio not measured" \
+    | tee "$out/decision-ratio.txt"
+fi
+# --- end PostgreSQL decision ratio ---
 {
   grep -m1 'model name' /proc/cpuinfo || true
   echo "nproc: $(nproc)"

@@ -80,6 +80,7 @@ public final class SecurityContext {
     private static final Logger LOGGER = LoggerFactory.getLogger(SecurityContext.class);
 
     private final String name;
+    private final String lineage;
     private final List<PathEntry> paths;
     private final Set<Permission> permissions;
     private final PathResolver resolver;
@@ -99,6 +100,7 @@ public final class SecurityContext {
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
+        this.lineage = builder.lineage();
         this.paths = List.copyOf(builder.paths);
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
         this.protection = builder.protection();
@@ -168,6 +170,20 @@ public final class SecurityContext {
      */
     public String name() {
         return name;
+    }
+
+    /**
+     * The key of this context's shared state: its name qualified by the names of the contexts it was
+     * {@linkplain #narrow(String) narrowed} from, root first, separated by {@code /} (each name with
+     * {@code %} written {@code %25} and {@code /} written {@code %2F}, so that no two lineages are equal). A
+     * context built directly has its own name as lineage (escaped the same way). Shared stores key the rate
+     * limit's bucket and replayed tool calls by it, so that two narrowed contexts of the same name under
+     * different parents never share one.
+     *
+     * @return the lineage, for example {@code support_agent/worker}
+     */
+    public String lineage() {
+        return lineage;
     }
 
     /**
@@ -841,6 +857,7 @@ public final class SecurityContext {
     public static final class Builder {
 
         private String name = "default";
+        private String parentLineage;
         private final List<PathEntry> paths = new ArrayList<>();
         private EnumSet<Permission> permissions = EnumSet.allOf(Permission.class);
         private ScopeSet scopes = ScopeSet.unrestricted();
@@ -1160,7 +1177,19 @@ public final class SecurityContext {
                 return rateLimiter;
             }
             return rateLimitStore == null ? RateLimiter.of(rateLimit)
-                    : RateLimiter.shared(rateLimit, rateLimitStore, name);
+                    : RateLimiter.shared(rateLimit, rateLimitStore, lineage());
+        }
+
+        /** This context's lineage: the parent's followed by its own escaped name, or the escaped name alone. */
+        private String lineage() {
+            String own = name.replace("%", "%25").replace("/", "%2F");
+            return parentLineage == null ? own : parentLineage + "/" + own;
+        }
+
+        /** Makes the context a narrowed child of the context with this lineage. */
+        Builder parentLineage(String lineage) {
+            this.parentLineage = Objects.requireNonNull(lineage, "lineage");
+            return this;
         }
 
         /**
