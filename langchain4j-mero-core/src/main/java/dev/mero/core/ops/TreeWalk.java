@@ -6,6 +6,7 @@ import dev.mero.core.Permission;
 import dev.mero.core.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -171,6 +172,7 @@ final class TreeWalk {
     /** Returns {@code false} when the walk must stop. */
     private boolean walk(SecureDirectory directory, String prefix, int depth) throws IOException {
         List<TypedName> names = names(directory);
+        Path real = Targets.below(start.realPath(), prefix);
         names.sort(Comparator.comparing(TypedName::name));
         for (TypedName typed : names) {
             String name = typed.name();
@@ -191,7 +193,7 @@ final class TreeWalk {
             }
             outcome.entries++;
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
-            Optional<String> protectedBy = context.protectedPattern(Targets.below(start.realPath(), relative));
+            Optional<String> protectedBy = context.protectedEntryPattern(real, name);
             if (protectedBy.isPresent()) {
                 outcome.protectedEntries++;
                 if (!visitor.protectedEntry(relative, depth, attributes.get(), protectedBy.get())) {
