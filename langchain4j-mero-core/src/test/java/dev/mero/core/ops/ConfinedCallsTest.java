@@ -54,7 +54,7 @@ class ConfinedCallsTest {
         Files.write(w.ws.resolve("src/binary.bin"), new byte[] {1, 0, 2});
         Files.writeString(w.ws.resolve("src/empty.txt"), "");
         StringBuilder big = new StringBuilder();
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 3_000; i++) {
             big.append("line ").append(i).append(" of a file larger than one native buffer\n");
         }
         Files.writeString(w.ws.resolve("src/big.txt"), big);
