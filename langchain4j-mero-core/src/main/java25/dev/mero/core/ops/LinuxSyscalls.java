@@ -63,24 +63,29 @@ final class LinuxSyscalls {
     final int oNofollow;
     private final long sysGetdents64;
 
-    private final MethodHandle syscall4;
-    private final MethodHandle syscall3;
-    private final MethodHandle statx;
-    private final MethodHandle pread;
-    private final MethodHandle close;
+    // static final, so that the JIT compiles each call down to its stub (a handle in a field it cannot trust to
+    // stay the same is invoked through a generic path on every call)
+    private static final MethodHandle SYSCALL4;
+    private static final MethodHandle SYSCALL3;
+    private static final MethodHandle STATX;
+    private static final MethodHandle PREAD;
+    private static final MethodHandle CLOSE;
+
+    static {
+        Linker.Option errno = Linker.Option.captureCallState("errno");
+        SYSCALL4 = bind("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1), errno);
+        SYSCALL3 = bind("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1), errno);
+        STATX = bind("statx", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), errno);
+        PREAD = bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), errno);
+        CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
 
     private LinuxSyscalls(int oDirectory, int oNofollow, long sysGetdents64) {
         this.oDirectory = oDirectory;
         this.oNofollow = oNofollow;
         this.sysGetdents64 = sysGetdents64;
-        Linker.Option errno = Linker.Option.captureCallState("errno");
-        syscall4 = bind("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
-                Linker.Option.firstVariadicArg(1), errno);
-        syscall3 = bind("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG),
-                Linker.Option.firstVariadicArg(1), errno);
-        statx = bind("statx", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), errno);
-        pread = bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), errno);
-        close = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     }
 
     /**
@@ -133,7 +138,7 @@ final class LinuxSyscalls {
         how.set(JAVA_LONG, 8, 0L);
         how.set(JAVA_LONG, 16, resolve);
         try {
-            long fd = (long) syscall4.invokeExact(capture, SYS_OPENAT2, (long) directory, path, how, OPEN_HOW_BYTES);
+            long fd = (long) SYSCALL4.invokeExact(capture, SYS_OPENAT2, (long) directory, path, how, OPEN_HOW_BYTES);
             return fd < 0 ? -errno(capture) : fd;
         } catch (Throwable t) {
             throw rethrown(t);
@@ -147,7 +152,7 @@ final class LinuxSyscalls {
      */
     long getdents64(MemorySegment capture, int fd, MemorySegment buffer) {
         try {
-            long n = (long) syscall3.invokeExact(capture, sysGetdents64, (long) fd, buffer, buffer.byteSize());
+            long n = (long) SYSCALL3.invokeExact(capture, sysGetdents64, (long) fd, buffer, buffer.byteSize());
             return n < 0 ? -errno(capture) : n;
         } catch (Throwable t) {
             throw rethrown(t);
@@ -162,7 +167,7 @@ final class LinuxSyscalls {
      */
     int fstatx(MemorySegment capture, int fd, MemorySegment empty, MemorySegment buffer) {
         try {
-            int r = (int) statx.invokeExact(capture, fd, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, buffer);
+            int r = (int) STATX.invokeExact(capture, fd, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, buffer);
             return r < 0 ? -errno(capture) : r;
         } catch (Throwable t) {
             throw rethrown(t);
@@ -177,7 +182,7 @@ final class LinuxSyscalls {
     long pread(MemorySegment capture, int fd, MemorySegment buffer, long count, long offset) {
         try {
             while (true) {
-                long n = (long) pread.invokeExact(capture, fd, buffer, count, offset);
+                long n = (long) PREAD.invokeExact(capture, fd, buffer, count, offset);
                 if (n >= 0) {
                     return n;
                 }
@@ -194,7 +199,7 @@ final class LinuxSyscalls {
     /** {@code close(fd)}; its outcome tells nothing a caller could act on. */
     void close(int fd) {
         try {
-            int ignored = (int) close.invokeExact(fd);
+            int ignored = (int) CLOSE.invokeExact(fd);
         } catch (Throwable t) {
             throw rethrown(t);
         }
