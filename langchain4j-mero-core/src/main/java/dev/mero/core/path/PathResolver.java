@@ -462,9 +462,13 @@ public final class PathResolver {
      * above it inside its entries are not protected: only the entry's full path inside each containing entry is
      * matched. An entry that is itself a mount root is the empty path there, which nothing matches, so the entries
      * containing the directory are all that count; they are kept for the last directory asked about, as a walk
-     * asks for every entry of a directory in turn.
+     * asks for every entry of a directory in turn. Public for the facade ({@code SecurityContext}) only.
+     *
+     * @param directory the canonical host path of a directory a walk entered
+     * @param name      the name of an entry there
+     * @return the first matching glob, empty when none matches
      */
-    Optional<String> protectedEntryPattern(Path directory, String name) {
+    public Optional<String> protectedEntryPattern(Path directory, String name) {
         if (protection.isEmpty()) {
             return Optional.empty();
         }
