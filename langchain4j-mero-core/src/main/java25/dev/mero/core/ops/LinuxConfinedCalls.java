@@ -118,13 +118,18 @@ final class LinuxConfinedCalls implements ConfinedCalls {
                 return null;
             }
             int descriptor = (int) fd;
-            if (calls.fstatx(scratch.capture, descriptor, scratch.empty, scratch.statx) != 0
-                    || (scratch.statx.get(JAVA_SHORT, STATX_MODE) & S_IFMT) != S_IFREG) {
-                // a pipe, device, socket or directory: the JDK's path refuses it with today's message
-                calls.close(descriptor);
-                return null;
+            boolean regular = false;
+            try {
+                regular = calls.fstatx(scratch.capture, descriptor, scratch.empty, scratch.statx) == 0
+                        && (scratch.statx.get(JAVA_SHORT, STATX_MODE) & S_IFMT) == S_IFREG;
+                return regular ? new DescriptorChannel(calls, descriptor, scratch.statx.get(JAVA_LONG, STATX_SIZE_AT))
+                        : null;
+            } finally {
+                if (!regular) {
+                    // a pipe, device, socket or directory: the JDK's path refuses it with today's message
+                    calls.close(descriptor);
+                }
             }
-            return new DescriptorChannel(calls, descriptor, scratch.statx.get(JAVA_LONG, STATX_SIZE_AT));
         } finally {
             mount.release();
         }
