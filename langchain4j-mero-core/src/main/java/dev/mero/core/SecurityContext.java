@@ -253,6 +253,23 @@ public final class SecurityContext {
         return resolver.protectedPattern(Objects.requireNonNull(realPath, "realPath"));
     }
 
+    /**
+     * The protected path glob that covers an entry a walk meets in a directory it entered: as
+     * {@link #protectedPattern(java.nio.file.Path)} for {@code realDirectory/name}, for a directory that is itself
+     * not protected and has no protected directory above it inside any entry (a walk never enters one). Only the
+     * entry's own path is matched, not every directory above it again, and the entries that contain the directory
+     * are found once per directory: the walks of {@code find_files} and {@code directory_tree} ask it for every
+     * entry.
+     *
+     * @param realDirectory the canonical host path of a directory the walk entered
+     * @param name          the name of an entry there
+     * @return the glob, or empty when the entry is not protected
+     */
+    public Optional<String> protectedEntryPattern(java.nio.file.Path realDirectory, String name) {
+        return resolver.protectedEntryPattern(Objects.requireNonNull(realDirectory, "realDirectory"),
+                Objects.requireNonNull(name, "name"));
+    }
+
     /** The protected paths with the exceptions of the default set, for a narrowed child to keep. */
     ProtectedPaths protection() {
         return protection;

@@ -58,6 +58,8 @@ public final class PathResolver {
     private final Map<List<String>, List<Integer>> byLexicalRoot;
     /** Globs no permission reaches, matched against the path inside every entry that contains a target. */
     private final ProtectedPaths protection;
+    /** The directory {@link #protectedEntryPattern} was last asked about; replaced whole, so safe to share. */
+    private volatile DirectoryInside lastDirectory;
 
     public PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
         this(contextName, entries, ceiling, ProtectedPaths.none());
@@ -453,6 +455,43 @@ public final class PathResolver {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The protected path glob that covers {@code directory/name}, where {@code directory} and every directory
+     * above it inside its entries are not protected: only the entry's full path inside each containing entry is
+     * matched. An entry that is itself a mount root is the empty path there, which nothing matches, so the entries
+     * containing the directory are all that count; they are kept for the last directory asked about, as a walk
+     * asks for every entry of a directory in turn. Public for the facade ({@code SecurityContext}) only.
+     *
+     * @param directory the canonical host path of a directory a walk entered
+     * @param name      the name of an entry there
+     * @return the first matching glob, empty when none matches
+     */
+    public Optional<String> protectedEntryPattern(Path directory, String name) {
+        if (protection.isEmpty()) {
+            return Optional.empty();
+        }
+        DirectoryInside inside = lastDirectory;
+        if (inside == null || !inside.directory().equals(directory)) {
+            List<PathEntry> containing = containing(directory);
+            List<String> paths = new ArrayList<>(containing.size());
+            containing.forEach(entry -> paths.add(inside(entry, directory)));
+            inside = new DirectoryInside(directory, paths);
+            lastDirectory = inside;
+        }
+        for (String path : inside.paths()) {
+            Optional<String> found = path.isEmpty() ? protection.matchName(name, 0)
+                    : protection.matchName(path + "/" + name, path.length() + 1);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A directory's path inside each entry containing it, outermost first. */
+    private record DirectoryInside(Path directory, List<String> paths) {
     }
 
     /** The path of {@code real} inside an entry containing it, {@code '/'}-separated; empty for the root. */
