@@ -282,11 +282,7 @@ public final class SecurityContext {
      * @throws PermissionDeniedException if the ceiling lacks one of them
      */
     public void checkPermission(Permission... needed) {
-        EnumSet<Permission> missing = permissionSet(needed);
-        missing.removeAll(permissions);
-        if (!missing.isEmpty()) {
-            throw lacks(name, missing, permissions);
-        }
+        resolver.checkPermission(permissionSet(needed));
     }
 
     /**
@@ -317,7 +313,7 @@ public final class SecurityContext {
     public ResolvedPath recheck(ResolvedPath target) {
         Objects.requireNonNull(target, "target");
         try {
-            return resolveAgain(target);
+            return resolver.resolveAgain(target);
         } catch (MeroToolsException refused) {
             guard.recordLateRefusal(refused, target.checkedPermissions(), target.virtualPath());
             throw refused;
@@ -349,26 +345,6 @@ public final class SecurityContext {
             throw refused;
         }
         return now.withContentDigest(guarded.orElse(null));
-    }
-
-    /** Resolves a target again and requires the same real path, without recording anything. */
-    ResolvedPath resolveAgain(ResolvedPath target) {
-        ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions(), target.followsLastLink());
-        if (now.realPath().equals(target.realPath()) && !now.linkTarget().equals(target.linkTarget())) {
-            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
-                    + "being used: the symbolic link " + Messages.quote(target.virtualPath()) + " now leads elsewhere. "
-                    + "Nothing was done; check the link and try again.").withAuditDetail("link led to "
-                    + target.linkTarget().map(Path::toString).orElse("nothing") + ", now "
-                    + now.linkTarget().map(Path::toString).orElse("nothing"));
-        }
-        if (!now.realPath().equals(target.realPath())) {
-            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
-                    + "being used: it resolved to " + Messages.quote(target.virtualPath())
-                    + " when checked and now resolves to " + Messages.quote(now.virtualPath())
-                    + ". Nothing was done; check the path and try again.").withAuditDetail("resolved to "
-                    + Messages.quote(target.realPath().toString()) + ", now " + Messages.quote(now.realPath().toString()));
-        }
-        return now.withContentDigest(target.contentDigest().orElse(null));
     }
 
     // --- governance: scopes, rate limit, approval and audit around every guarded action ---
@@ -432,7 +408,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
         }
         return guard.guard(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -460,7 +436,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is run by runCommand(...), not run(...)");
         }
         return guard.run(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -491,7 +467,7 @@ public final class SecurityContext {
         }
         return guard.guard(operation, String.valueOf(path),
                 () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -520,7 +496,7 @@ public final class SecurityContext {
         }
         return guard.run(operation, String.valueOf(path),
                 () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -608,7 +584,7 @@ public final class SecurityContext {
             });
         }
         return guard.guard(operations, needed, String.valueOf(path), () -> resolver.resolve(path, needed, followLast),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), null, null));
+                ActionGuard.paths(resolver, String.valueOf(path), null, null));
     }
 
     /**
@@ -718,7 +694,7 @@ public final class SecurityContext {
      * @see CommandPolicy
      */
     public CheckedCommand checkCommand(String commandLine) {
-        return commandPolicy.check(this, commandLine);
+        return commandPolicy.check(resolver, commandLine);
     }
 
     /**
@@ -735,7 +711,7 @@ public final class SecurityContext {
      * @throws InvalidInputException     if the line is malformed or the working directory is not a directory
      */
     public CheckedCommand checkCommand(String commandLine, String workingDirectory) {
-        return commandPolicy.check(this, commandLine, workingDirectory);
+        return commandPolicy.check(resolver, commandLine, workingDirectory);
     }
 
     /**
@@ -753,7 +729,7 @@ public final class SecurityContext {
     public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this::checkCommand, subject, workingDirectory));
+                ActionGuard.commands(commandPolicy, resolver, subject, workingDirectory));
     }
 
     /**
@@ -764,7 +740,7 @@ public final class SecurityContext {
                                      Function<CheckedCommand, CommandResult> run) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.run(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this::checkCommand, subject, workingDirectory),
+                ActionGuard.commands(commandPolicy, resolver, subject, workingDirectory),
                 command -> run.apply(command).withOutput(resolver::virtualised), CommandResult::succeeded);
     }
 
@@ -851,10 +827,6 @@ public final class SecurityContext {
     public String toString() {
         return "SecurityContext{name=" + Messages.quote(name) + ", paths=" + paths
                 + ", permissions=" + Messages.permissions(permissions) + "}";
-    }
-
-    static PermissionDeniedException lacks(String contextName, Set<Permission> missing, Set<Permission> has) {
-        return new PermissionDeniedException(Messages.lacksPermissions(contextName, missing, has));
     }
 
     private static Permission[] permissionsOf(Operation operation) {

@@ -100,6 +100,73 @@ public final class PathResolver {
         return List.copyOf(names);
     }
 
+    /**
+     * The context's name, for messages.
+     *
+     * @return the name
+     */
+    public String contextName() {
+        return contextName;
+    }
+
+    /**
+     * The context's entries, in the order they were configured (the default one first).
+     *
+     * @return an immutable list
+     */
+    public List<PathEntry> entries() {
+        return entries;
+    }
+
+    /**
+     * The context's permission ceiling.
+     *
+     * @return the ceiling
+     */
+    public Set<Permission> ceiling() {
+        return ceiling;
+    }
+
+    /**
+     * Checks that the ceiling includes every permission an action needs.
+     *
+     * @param needed the permissions
+     * @throws PermissionDeniedException if the ceiling lacks one of them
+     */
+    public void checkPermission(Set<Permission> needed) {
+        EnumSet<Permission> beyondCeiling = difference(needed, ceiling);
+        if (!beyondCeiling.isEmpty()) {
+            throw new PermissionDeniedException(Messages.lacksPermissions(contextName, beyondCeiling, ceiling));
+        }
+    }
+
+    /**
+     * Resolves a target again and requires the same real path (and, for a link, the same link target), without
+     * recording anything: the check between a decision and its use.
+     *
+     * @param target a target this resolver resolved earlier
+     * @return the target as resolved now, with the content digest it was guarded for
+     * @throws PathAccessDeniedException if the target now resolves elsewhere or is no longer covered
+     */
+    public ResolvedPath resolveAgain(ResolvedPath target) {
+        ResolvedPath now = resolve(target.input(), target.checkedPermissions(), target.followsLastLink());
+        if (now.realPath().equals(target.realPath()) && !now.linkTarget().equals(target.linkTarget())) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
+                    + "being used: the symbolic link " + Messages.quote(target.virtualPath()) + " now leads elsewhere. "
+                    + "Nothing was done; check the link and try again.").withAuditDetail("link led to "
+                    + target.linkTarget().map(Path::toString).orElse("nothing") + ", now "
+                    + now.linkTarget().map(Path::toString).orElse("nothing"));
+        }
+        if (!now.realPath().equals(target.realPath())) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
+                    + "being used: it resolved to " + Messages.quote(target.virtualPath())
+                    + " when checked and now resolves to " + Messages.quote(now.virtualPath())
+                    + ". Nothing was done; check the path and try again.").withAuditDetail("resolved to "
+                    + Messages.quote(target.realPath().toString()) + ", now " + Messages.quote(now.realPath().toString()));
+        }
+        return now.withContentDigest(target.contentDigest().orElse(null));
+    }
+
     public ResolvedPath resolve(String input, Set<Permission> needed) {
         return resolve(input, needed, true);
     }
@@ -355,10 +422,7 @@ public final class PathResolver {
         if (needed.contains(Permission.WRITE) || needed.contains(Permission.DELETE)) {
             refuseRepositoryMetadata(input, real, containing.get(containing.size() - 1));
         }
-        EnumSet<Permission> beyondCeiling = difference(needed, ceiling);
-        if (!beyondCeiling.isEmpty()) {
-            throw new PermissionDeniedException(Messages.lacksPermissions(contextName, beyondCeiling, ceiling));
-        }
+        checkPermission(needed);
         Path innermostRoot = containing.get(containing.size() - 1).realPath();
         EnumSet<Permission> effective = EnumSet.copyOf(ceiling.isEmpty() ? EnumSet.noneOf(Permission.class) : ceiling);
         PathEntry deciding = null;
