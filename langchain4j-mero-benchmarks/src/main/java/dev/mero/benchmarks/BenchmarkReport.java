@@ -18,7 +18,8 @@ import java.util.Optional;
  *
  * <p>Run by {@code langchain4j-mero-benchmarks/run-benchmarks.sh}:
  * {@code java -cp benchmarks.jar dev.mero.benchmarks.BenchmarkReport jmh.json denials.txt machine.txt "command"
- * BENCHMARKS.md [mutations.xml]}
+ * BENCHMARKS.md [mutations.xml [sections]]}: {@code sections} is a directory of Markdown sections, one per group
+ * of the run (each with the load average before and after it), put in in the order of their file names.
  */
 public final class BenchmarkReport {
 
@@ -120,7 +121,7 @@ public final class BenchmarkReport {
      * Writes the report.
      *
      * @param args the JMH JSON file, the denial-size output, the machine description, the command, the output, and
-     *             optionally PIT's mutations.xml
+     *             optionally PIT's mutations.xml and the directory of the other groups' sections
      * @throws IOException if a file cannot be read or written
      */
     public static void main(String[] args) throws IOException {
@@ -155,6 +156,9 @@ public final class BenchmarkReport {
         }
         md.append("\nTarget: under 2 KiB (2,048 characters) at 10,000 entries.\n");
         md.append(MutationSection.of(args.length > 5 ? Path.of(args[5]) : null));
+        if (args.length > 6) {
+            md.append(sections(Path.of(args[6])));
+        }
         md.append("\n## Machine\n\n```\n").append(Files.readString(Path.of(args[2])).strip()).append("\n```\n");
         md.append("\n## Reproduce\n\n```\n").append(args[3]).append("\n```\n");
         md.append("\n## All results\n\n| benchmark | parameters | score | error | unit |\n|---|---|---|---|---|\n");
@@ -196,6 +200,20 @@ public final class BenchmarkReport {
             case "s/op" -> score * 1_000_000;
             default -> score;
         };
+    }
+
+    /** The sections of the run's other groups, in the order of their file names. */
+    private static String sections(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder();
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".md")).sorted().toList()) {
+                md.append('\n').append(Files.readString(file).strip()).append('\n');
+            }
+        }
+        return md.toString();
     }
 
     private static String figure(JsonNode result) {
