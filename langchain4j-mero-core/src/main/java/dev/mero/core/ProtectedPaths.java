@@ -117,6 +117,13 @@ final class ProtectedPaths {
      * @throws IllegalArgumentException if a glob is malformed
      */
     ProtectedPaths plus(Collection<String> globs, boolean defaults) {
+        if (this == NONE && defaults && globs.equals(DEFAULTS)) {
+            return DefaultSet.INSTANCE; // compiled once: most contexts start from it
+        }
+        return widened(globs, defaults);
+    }
+
+    private ProtectedPaths widened(Collection<String> globs, boolean defaults) {
         List<Rule> wider = new ArrayList<>(rules);
         for (String pattern : globs) {
             Objects.requireNonNull(pattern, "pattern");
@@ -131,7 +138,12 @@ final class ProtectedPaths {
             String[] bounds = lastNameBounds(pattern);
             wider.add(new Rule(pattern, glob, List.copyOf(except), bounds[0], bounds[1]));
         }
-        return new ProtectedPaths(wider);
+        return wider.size() == rules.size() ? this : new ProtectedPaths(wider);
+    }
+
+    /** The default set without anything before it, compiled on first use. */
+    private static final class DefaultSet {
+        static final ProtectedPaths INSTANCE = NONE.widened(DEFAULTS, true);
     }
 
     /**

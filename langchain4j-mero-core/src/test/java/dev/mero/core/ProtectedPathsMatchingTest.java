@@ -76,6 +76,21 @@ class ProtectedPathsMatchingTest {
         }
     }
 
+    @Test
+    void theDefaultSetIsCompiledOnceAndNothingNewAddsNothing() {
+        ProtectedPaths defaults = ProtectedPaths.none().plus(ProtectedPaths.DEFAULTS, true);
+
+        assertThat(ProtectedPaths.none().plus(ProtectedPaths.DEFAULTS, true)).isSameAs(defaults);
+        assertThat(defaults.plus(List.of(), false)).isSameAs(defaults);
+        assertThat(defaults.plus(List.of(".env"), false)).isSameAs(defaults);
+        assertThat(defaults.patterns()).isEqualTo(ProtectedPaths.DEFAULTS);
+        assertThat(defaults.match("app/.env.example")).isEmpty(); // the default exceptions come with it
+        assertThat(defaults.match("app/.env.local")).contains(".env.*");
+        // without the exceptions, the same globs are another set
+        assertThat(ProtectedPaths.none().plus(ProtectedPaths.DEFAULTS, false).match("app/.env.example"))
+                .contains(".env.*");
+    }
+
     /** The first glob, in order, that matches the shortest prefix of the path any glob matches. */
     private static Optional<String> firstMatch(String path) {
         StringBuilder prefix = new StringBuilder();
