@@ -1,8 +1,8 @@
 package dev.mero.mcp;
 
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolDescriptor;
-import dev.mero.core.ops.ToolHints;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
 import dev.mero.core.ops.ToolResponse;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
