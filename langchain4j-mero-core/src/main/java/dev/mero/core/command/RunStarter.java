@@ -162,25 +162,27 @@ final class RunStarter {
             }
         }
         standby = null;
-        Process process = null;
+        Exception failure = null;
         try {
             try {
                 group.limit(request.limits());
             } catch (IOException | RuntimeException e) {
                 throw SandboxRunLimits.failure(e);
             }
-            process = request.builder().start();
-            request.result().complete(new Started(group, process));
+            request.result().complete(new Started(group, request.builder().start()));
         } catch (IOException | RuntimeException e) {
-            request.result().completeExceptionally(e);
+            failure = e;
         } finally {
             // on to the next run's cgroups while this run goes on; a thread the JDK created meanwhile (its process
-            // reaper) goes back to the JVM's own; a failed start's cgroups go at once
+            // reaper) goes back to the JVM's own
             standby = retired ? null : moveInto(group);
             group.leave();
             group.vacated();
-            if (process == null) {
+            if (failure != null || !request.result().isDone()) {
+                // a failed start's cgroups are gone before its caller hears of it
                 group.close();
+                request.result().completeExceptionally(failure != null ? failure
+                        : new IllegalStateException("the sandbox's starter failed"));
             }
         }
     }
