@@ -1,34 +1,140 @@
 #!/usr/bin/env bash
-# Runs every benchmark in one JMH run with JSON output and writes BENCHMARKS.md (ratios, denial sizes, the
-# machine, the command). Run from anywhere; extra arguments go to JMH, e.g. a quick check:
+# Runs every benchmark group in one run and writes BENCHMARKS.md: the JMH ratios, the denial sizes, and one
+# section per further group (interleaved ratios, scale, MCP stdio, ...), each with the machine's load average
+# before and after it. Run from anywhere; extra arguments go to JMH, e.g. a quick check:
 #   langchain4j-mero-benchmarks/run-benchmarks.sh -wi 1 -i 1 -w 200ms -r 200ms
-# Figures are only meaningful on a quiet machine.
+# Only some groups:  MERO_BENCH_GROUPS="scale mcp_stdio" langchain4j-mero-benchmarks/run-benchmarks.sh
+# (BENCHMARKS.md is then written from this run's groups only; the others say "not run").
+# Figures are only meaningful on a quiet machine; the load beside each section says how quiet it was.
+#
+# Adding a group: write a function group_<name> that prints its section (Markdown, starting with "## ") on
+# stdout, and add <name> to BENCH_GROUPS below. run_group records the load before and after it and files the section
+# under $out/sections/, which BenchmarkReport puts into BENCHMARKS.md in the order of BENCH_GROUPS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=langchain4j-mero-benchmarks/target
-mvn -B -ntp -q -pl langchain4j-mero-benchmarks -am package -DskipTests
 jar="$out/benchmarks.jar"
-java -jar "$jar" -rf json -rff "$out/jmh.json" "$@" \
-  'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SandboxBenchmark|SearchBenchmark|ToolLoopBenchmark'
-java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
-# --- begin PostgreSQL decision ratio (langchain4j-mero-postgres, StoreDecisionRatio) ---
-# A guarded decision with each shared store against a bare SELECT 1 on the same pool, in one run, on a private
-# server the module starts (as its tests do); skipped where no PostgreSQL server binaries are installed.
-if [ -n "${MERO_PG_BIN:-}" ] || ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
-  mvn -B -ntp -q -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests \
-    | tee "$out/decision-ratio.txt"
-else
-  echo "No PostgreSQL server binaries (install postgresql or set MERO_PG_BIN): decision ratio not measured" \
-    | tee "$out/decision-ratio.txt"
-fi
-# --- end PostgreSQL decision ratio ---
+jmh_args=("$@")
+BENCH_GROUPS=(jmh ratios scale mcp_stdio pg_decision)
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# run_group NAME: runs group_NAME, filing its section with the load before and after
+run_group() {
+  local name=$1 index=$2 before after section="$out/sections/$(printf '%02d' "$2")-$1.md"
+  before=$(load)
+  echo "== group $name (load $before)" >&2
+  "group_$name" > "$section.tmp"
+  after=$(load)
+  echo "$name: load average before $before, after $after" >> "$out/load.txt"
+  # the load goes right under the section's heading
+  awk -v load="Load average (1, 5, 15 min) before this group: $before; after: $after." \
+    'NR == 1 { print; print ""; print load; next } { print }' "$section.tmp" > "$section"
+  rm -f "$section.tmp"
+}
+
+# JMH: the ratios of the first table (one JMH run) and the denial sizes
+group_jmh() {
+  java -jar "$jar" -rf json -rff "$out/jmh.json" "${jmh_args[@]}" \
+    'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SandboxBenchmark|SearchBenchmark|ToolLoopBenchmark' >&2
+  java -cp "$jar" dev.mero.benchmarks.DenialMessageSize > "$out/denials.txt"
+  echo "## JMH run"
+  echo
+  echo "The first table and \"All results\" come from this group (one JMH run, \`${jmh_args[*]:-JMH defaults}\`)."
+}
+
+# interleaved rounds: each round runs both sides, so a loaded machine disturbs both alike
+group_ratios() {
+  echo "## Interleaved ratios"
+  echo
+  echo "Both sides of each ratio in alternating rounds of one run (\`SandboxRatio\`, \`SearchRatio\`); the"
+  echo "medians and the per-round ratio are the figures to trust on a shared machine."
+  echo
+  echo '```'
+  java -cp "$jar" dev.mero.benchmarks.SandboxRatio "${MERO_SANDBOX_ROUNDS:-200}" 50 2>/dev/null
+  java -cp "$jar" dev.mero.benchmarks.SearchRatio "${MERO_SEARCH_ROUNDS:-20}" 5 2>/dev/null
+  echo '```'
+}
+
+# scale: memory per context, decisions per second on 1 and 2 threads, 10,000 contexts in one JVM
+group_scale() {
+  echo "## Scale on one machine"
+  echo
+  echo "\`ScaleReport\` (one JVM, \`-Xmx1g\`): the heap each live \`SecurityContext\` holds (one mount, the default"
+  echo "protected paths, a command allowlist; the first row includes the classes' one-time static state), the"
+  echo "time to build one, and path decisions per second (\`checkPathAccess\` of an allowed file) on 1 and 2"
+  echo "threads, on one context and spread over 10,000 live contexts. On 2 cores, 2 threads can at best double"
+  echo "the rate, and only when nothing else runs."
+  echo
+  java -Xmx1g -cp "$jar" dev.mero.benchmarks.ScaleReport "${MERO_SCALE_SECONDS:-3}" 2>/dev/null
+}
+
+# MCP stdio: the packaged server against the Node reference server, same run, same file, same client
+group_mcp_stdio() {
+  local reference=${MERO_MCP_REFERENCE:-$out/mcp-reference/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js}
+  if [[ ! -f $reference ]] && command -v npm > /dev/null; then
+    npm install --silent --no-audit --no-fund --prefix "$out/mcp-reference" @modelcontextprotocol/server-filesystem >&2 || true
+  fi
+  echo "## MCP server over stdio"
+  echo
+  if [[ ! -f $reference ]] || ! command -v node > /dev/null; then
+    echo "Not run: no reference server (set MERO_MCP_REFERENCE to the Node filesystem server's dist/index.js)."
+    return
+  fi
+  reference=$(realpath "$reference")
+  mvn -B -ntp -q -pl langchain4j-mero-mcp -am test-compile dependency:build-classpath -DskipPitest \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/langchain4j-mero-mcp/target/test.cp" >&2
+  echo "\`StdioReadBenchmark\`: 4 KiB \`read_file\` calls per second of the packaged jar (\`java -jar"
+  echo "langchain4j-mero-mcp.jar --policy ...\`, the documented launch line) and of the Node reference server"
+  echo "(\`@modelcontextprotocol/server-filesystem\`, \`read_text_file\`) in the same run, one call in flight,"
+  echo "rounds alternating between them; cold: each server started afresh, timed to the \`initialize\` answer and"
+  echo "through the calls. Resident memory: one stdio process is one MCP session."
+  echo
+  echo '```'
+  (cd langchain4j-mero-mcp && java -cp "target/test-classes:$(cat target/test.cp)" dev.mero.mcp.StdioReadBenchmark \
+    --reference "$reference" --warmup "${MERO_MCP_WARMUP:-20000}" --calls "${MERO_MCP_CALLS:-5000}" \
+    --rounds 3 --cold-rounds 3 --cold-calls 2000 2>/dev/null) | sed "s|$PWD|.|g; s|/tmp/[^ ]*|<tmp>|g"
+  echo '```'
+}
+
+# PostgreSQL decision ratio (langchain4j-mero-postgres, StoreDecisionRatio): a guarded decision with each shared
+# store against a bare SELECT 1 on the same pool, in one run, on a private server the module starts (as its tests
+# do); skipped where no PostgreSQL server binaries are installed
+group_pg_decision() {
+  echo "## PostgreSQL decision ratio"
+  echo
+  if [ -n "${MERO_PG_BIN:-}" ] || ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
+    echo '```'
+    mvn -B -ntp -q -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests | tee "$out/decision-ratio.txt"
+    echo '```'
+  else
+    echo "Not run: no PostgreSQL server binaries (install postgresql or set MERO_PG_BIN)."
+  fi
+}
+
+# --- other groups go here (one function each, named in BENCH_GROUPS) ---
+
+selected=(${MERO_BENCH_GROUPS:-${BENCH_GROUPS[@]}})
+mvn -B -ntp -q -pl langchain4j-mero-benchmarks,langchain4j-mero-mcp -am package -DskipTests -DskipPitest
+rm -rf "$out/sections" "$out/load.txt" "$out/jmh.json" "$out/denials.txt"
+mkdir -p "$out/sections"
+echo '[]' > "$out/jmh.json"
+: > "$out/denials.txt"
+for i in "${!BENCH_GROUPS[@]}"; do
+  for wanted in "${selected[@]}"; do
+    if [[ ${BENCH_GROUPS[$i]} == "$wanted" ]]; then
+      run_group "${BENCH_GROUPS[$i]}" "$i"
+    fi
+  done
+done
 {
   grep -m1 'model name' /proc/cpuinfo || true
   echo "nproc: $(nproc)"
-  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "load average (1, 5, 15 min) at the end: $(load)"
+  cat "$out/load.txt"
   java -version 2>&1
 } > "$out/machine.txt"
 java -cp "$jar" dev.mero.benchmarks.BenchmarkReport "$out/jmh.json" "$out/denials.txt" "$out/machine.txt" \
   "langchain4j-mero-benchmarks/run-benchmarks.sh $*" BENCHMARKS.md \
-  langchain4j-mero-core/target/pit-reports/mutations.xml
+  langchain4j-mero-core/target/pit-reports/mutations.xml "$out/sections"
 echo "wrote BENCHMARKS.md"

@@ -58,11 +58,15 @@ final class JsonRpcInput {
                 if (!(map.get("method") instanceof String)) {
                     return invalid();
                 }
+                // built from the map read, as the conversion would build them, without a second pass through
+                // the JSON library: the fields are already of their types (checked above), params stays as read
+                String method = (String) map.get("method");
                 if (!map.containsKey("id")) {
-                    return new JsonRpcInput(mapper.convertValue(map, McpSchema.JSONRPCNotification.class), 0);
+                    return new JsonRpcInput(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method,
+                            map.get("params")), 0);
                 }
-                return validId(map.get("id"))
-                        ? new JsonRpcInput(mapper.convertValue(map, McpSchema.JSONRPCRequest.class), 0) : invalid();
+                return validId(map.get("id")) ? new JsonRpcInput(new McpSchema.JSONRPCRequest(
+                        McpSchema.JSONRPC_VERSION, method, map.get("id"), map.get("params")), 0) : invalid();
             }
             if (map.containsKey("result") || map.containsKey("error")) {
                 return new JsonRpcInput(validId(map.get("id"))

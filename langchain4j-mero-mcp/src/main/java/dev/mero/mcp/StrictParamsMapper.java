@@ -65,7 +65,36 @@ final class StrictParamsMapper implements McpJsonMapper {
     @Override
     public <T> T convertValue(Object fromValue, TypeRef<T> type) {
         requireObject(fromValue, type.getType());
+        if (type.getType() == McpSchema.CallToolRequest.class) {
+            McpSchema.CallToolRequest call = plainCall(fromValue);
+            if (call != null) {
+                @SuppressWarnings("unchecked")
+                T converted = (T) call;
+                return converted;
+            }
+        }
         return converted(() -> delegate.convertValue(fromValue, type));
+    }
+
+    /**
+     * The params of a {@code tools/call} as the SDK's type without a second pass through the JSON library, when
+     * they hold nothing but a string {@code name}, an object {@code arguments} and an object {@code _meta} (as
+     * read from JSON, so already of the types the conversion would give); null for any other shape, which the
+     * conversion then judges as before.
+     */
+    @SuppressWarnings("unchecked")
+    static McpSchema.CallToolRequest plainCall(Object params) {
+        if (!(params instanceof Map<?, ?> map) || !(map.get("name") instanceof String name)) {
+            return null;
+        }
+        Object arguments = map.get("arguments");
+        Object meta = map.get("_meta");
+        int known = 1 + (map.containsKey("arguments") ? 1 : 0) + (map.containsKey("_meta") ? 1 : 0);
+        if (map.size() != known || arguments != null && !(arguments instanceof Map)
+                || meta != null && !(meta instanceof Map)) {
+            return null;
+        }
+        return new McpSchema.CallToolRequest(name, (Map<String, Object>) arguments, (Map<String, Object>) meta);
     }
 
     @Override

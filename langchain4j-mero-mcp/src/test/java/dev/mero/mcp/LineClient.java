@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +73,21 @@ final class LineClient implements AutoCloseable {
     /** The server's CPU time so far, user and system. */
     Duration cpu() {
         return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /** The server process's resident memory in KiB ({@code VmRSS}), 0 where {@code /proc} does not say. */
+    long residentKib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc",
+                    Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return 0;
     }
 
     private void send(String message) throws IOException {

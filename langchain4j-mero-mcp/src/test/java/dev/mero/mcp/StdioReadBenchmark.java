@@ -23,7 +23,8 @@ import java.util.List;
  *       process through initialization and {@code --cold-calls} calls.</li>
  * </ul>
  * Prints each round (calls/s and the server's CPU time per call), then the ratio ours/reference of the median
- * rates and of the best rates. {@code --in-flight N} keeps N calls outstanding instead of one. Every answer is
+ * rates and of the best rates, the median time from a cold process start to the {@code initialize} answer, and
+ * each server's resident memory (one stdio process is one MCP session) after the warm rounds. {@code --in-flight N} keeps N calls outstanding instead of one. Every answer is
  * checked (a result, not an error, containing the file's marker), so a fast wrong answer does not count.
  */
 public final class StdioReadBenchmark {
@@ -87,6 +88,9 @@ public final class StdioReadBenchmark {
                     clients.add(client);
                     client.call(server.tool, server.path, warmup, inFlight, MARKER);
                 }
+                for (int s = 0; s < servers.size(); s++) {
+                    servers.get(s).residentKib = clients.get(s).residentKib();
+                }
                 for (int round = 1; round <= rounds; round++) {
                     for (int s = 0; s < servers.size(); s++) {
                         Server server = servers.get(s);
@@ -111,6 +115,7 @@ public final class StdioReadBenchmark {
                 for (Server server : servers) {
                     long start = System.nanoTime();
                     try (LineClient client = LineClient.start(server.command)) {
+                        server.initialize.add((System.nanoTime() - start) / 1e6);
                         client.call(server.tool, server.path, coldCalls, inFlight, MARKER);
                         double rate = server.cold.add(coldCalls, System.nanoTime() - start);
                         System.out.printf("  round %d %-22s %6.0f calls/s%n", round, server.name, rate);
@@ -121,6 +126,11 @@ public final class StdioReadBenchmark {
         for (Server server : servers) {
             System.out.printf("%-22s warm median %6.0f best %6.0f calls/s | cold median %6.0f best %6.0f calls/s%n",
                     server.name, server.warm.median(), server.warm.best(), server.cold.median(), server.cold.best());
+        }
+        for (Server server : servers) {
+            System.out.printf("%-22s start to the initialize answer: median %.0f ms (%s); resident memory after "
+                    + "the warm rounds: %,d KiB%n", server.name, Rates.median(server.initialize),
+                    server.initialize.stream().map(ms -> String.format("%.0f", ms)).toList(), server.residentKib);
         }
         if (servers.size() == 2) {
             Server ours = servers.get(0);
@@ -140,6 +150,8 @@ public final class StdioReadBenchmark {
         final String path;
         final Rates warm = new Rates();
         final Rates cold = new Rates();
+        final List<Double> initialize = new ArrayList<>();
+        long residentKib;
 
         Server(String name, List<String> command, String tool, String path) {
             this.name = name;
@@ -160,6 +172,10 @@ public final class StdioReadBenchmark {
         }
 
         double median() {
+            return median(rates);
+        }
+
+        static double median(List<Double> rates) {
             if (rates.isEmpty()) {
                 return Double.NaN;
             }

@@ -46,4 +46,48 @@ class StrictParamsMapperTest {
 
         assertThat(error.getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS);
     }
+
+    @Test
+    void aPlainCallIsBuiltAsTheConversionBuildsIt() throws Exception {
+        JacksonMcpJsonMapper plain = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+        for (String params : List.of("{\"name\":\"read_file\",\"arguments\":{\"path\":\"/ws/a\",\"n\":[1,2.5,null,true]}}",
+                "{\"name\":\"list_roots\"}", "{\"name\":\"x\",\"arguments\":null,\"_meta\":{\"progressToken\":7}}")) {
+            Object read = plain.readValue(params, Object.class);
+
+            CallToolRequest fast = StrictParamsMapper.plainCall(read);
+
+            assertThat(fast).isNotNull().isEqualTo(plain.convertValue(read, new TypeRef<CallToolRequest>() {
+            }));
+            assertThat(mapper.convertValue(read, new TypeRef<CallToolRequest>() {
+            })).isEqualTo(fast);
+        }
+    }
+
+    @Test
+    void anyOtherShapeIsLeftToTheConversion() {
+        assertThat(StrictParamsMapper.plainCall(Map.of("name", 7, "arguments", Map.of()))).isNull();
+        assertThat(StrictParamsMapper.plainCall(Map.of("arguments", Map.of()))).isNull();
+        assertThat(StrictParamsMapper.plainCall(Map.of("name", "a", "arguments", List.of()))).isNull();
+        assertThat(StrictParamsMapper.plainCall(Map.of("name", "a", "_meta", "m"))).isNull();
+        assertThat(StrictParamsMapper.plainCall(Map.of("name", "a", "task", Map.of()))).isNull();
+        assertThat(StrictParamsMapper.plainCall(List.of("a"))).isNull();
+        // a number as the name is still converted (to its text) as before
+        assertThat(mapper.convertValue(Map.of("name", 7), new TypeRef<CallToolRequest>() {
+        }).name()).isEqualTo("7");
+    }
+
+    @Test
+    void requestsAndNotificationsAreReadAsTheSdkReadsThem() throws Exception {
+        for (String line : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"read_file\",\"arguments\":{\"path\":\"/a\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":\"s-1\",\"method\":\"tools/list\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":12345678901234,\"method\":\"ping\",\"extra\":1}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":1}}")) {
+            JsonRpcInput in = JsonRpcInput.read(mapper, line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+            assertThat(in.isError()).isFalse();
+            assertThat(in.message()).isEqualTo(McpSchema.deserializeJsonRpcMessage(mapper, line));
+        }
+    }
 }

@@ -305,13 +305,7 @@ public final class CommandRunner {
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().clear();
-        SandboxRunLimits limits;
-        try {
-            limits = SandboxRunLimits.prepare(sandbox.limits(), enforcement);
-        } catch (java.io.IOException e) {
-            throw new OperationFailedException("Command " + Messages.quote(shown) + " was not started: the "
-                    + "command sandbox could not set up its limits.", e);
-        }
+        SandboxRunLimits limits = SandboxRunLimits.prepare(sandbox.limits(), enforcement);
         return new CommandExecution(command, shown, limit, outputLimitBytes, new SandboxTeardown(), limits)
                 .run(builder);
     }

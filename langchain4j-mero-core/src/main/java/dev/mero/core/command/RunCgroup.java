@@ -10,24 +10,26 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The cgroups of one sandboxed run: a v1 memory cgroup and a v1 pids cgroup named {@code mero-<uuid>}, created
- * below the JVM's own, holding {@code bwrap} and everything it starts. The thread that starts the run joins
- * them for that moment only (cgroup v1 places single threads), so the new process is born inside; then every
- * JVM thread found in them (the starting thread, and a helper thread the JDK may have created meanwhile)
- * returns to the JVM's cgroups. Afterwards the cgroups tell which limit was hit and are removed. Used by one
- * thread.
+ * below the JVM's own, holding {@code bwrap} and everything it starts. The {@link RunStarter}'s thread stands in
+ * them before the run (cgroup v1 places single threads), so the new process is born inside; then it moves on,
+ * and {@link #vacated()} says so. Afterwards the cgroups tell which limit was hit and are removed.
  */
 final class RunCgroup implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(RunCgroup.class);
     private static final long REMOVE_WAIT_MILLIS = 5_000;
     private static final long POLL_MILLIS = 10;
+    private static final long OWN_PID = ProcessHandle.current().pid();
 
     private final CgroupSupport.Layout layout;
     private final Path memory;
     private final Path pids;
+    private final CountDownLatch vacated = new CountDownLatch(1);
     private boolean interrupted;
 
     private RunCgroup(CgroupSupport.Layout layout, Path memory, Path pids) {
@@ -37,31 +39,44 @@ final class RunCgroup implements AutoCloseable {
     }
 
     /**
-     * Creates the cgroups of a run and sets their limits.
+     * Creates the (empty) cgroups of a run, without limits yet.
      *
-     * @throws IOException if a directory or a limit cannot be written; whatever was created is removed
+     * @throws IOException if a directory cannot be created; whatever was created is removed
      */
-    static RunCgroup create(CgroupSupport.Layout layout, SandboxLimits limits) throws IOException {
+    static RunCgroup create(CgroupSupport.Layout layout) throws IOException {
         String name = "mero-" + UUID.randomUUID();
-        Path memory = layout.memoryParent().resolve(name);
-        Path pids = layout.pidsParent().resolve(name);
-        RunCgroup cgroup = new RunCgroup(layout, memory, pids);
+        RunCgroup cgroup = new RunCgroup(layout, layout.memoryParent().resolve(name),
+                layout.pidsParent().resolve(name));
         try {
             for (Path directory : cgroup.directories()) {
                 Files.createDirectory(directory);
             }
-            write(memory.resolve("memory.limit_in_bytes"), Long.toString(limits.memoryBytes()));
-            // without swap accounting the file is absent; with it, swap must not extend the limit
-            Path swap = memory.resolve("memory.memsw.limit_in_bytes");
-            if (Files.exists(swap)) {
-                write(swap, Long.toString(limits.memoryBytes()));
-            }
-            write(pids.resolve("pids.max"), Integer.toString(limits.processes()));
         } catch (IOException | RuntimeException e) {
+            cgroup.vacated();
             cgroup.close();
             throw e;
         }
         return cgroup;
+    }
+
+    /**
+     * Sets the run's limits.
+     *
+     * @throws IOException if a limit cannot be written
+     */
+    void limit(SandboxLimits limits) throws IOException {
+        write(memory.resolve("memory.limit_in_bytes"), Long.toString(limits.memoryBytes()));
+        // without swap accounting the file is absent; with it, swap must not extend the limit
+        Path swap = memory.resolve("memory.memsw.limit_in_bytes");
+        if (Files.exists(swap)) {
+            write(swap, Long.toString(limits.memoryBytes()));
+        }
+        write(pids.resolve("pids.max"), Integer.toString(limits.processes()));
+    }
+
+    /** Says that the starter's thread has left (or never joined): from now on only the run's processes are here. */
+    void vacated() {
+        vacated.countDown();
     }
 
     /**
@@ -156,28 +171,86 @@ final class RunCgroup implements AutoCloseable {
     }
 
     /**
-     * Removes the cgroups, waiting (boundedly) for the kernel to let go of the run's last processes. A cgroup
-     * that cannot be removed is logged, not thrown: the run's result stands.
+     * Removes the cgroups once the starter's thread has left them, waiting for the kernel to let go of the run's
+     * last processes. It never gives up while a process is still in them: such a process (one the run's teardown
+     * did not reach) is killed and waited for. A cgroup that holds no process and still cannot be removed within
+     * a bound is logged, not thrown (the run's result stands; the next JVM's start removes it).
      */
     @Override
     public void close() {
+        try {
+            if (!vacated.await(REMOVE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOGGER.warn("The command sandbox's starter did not leave the cgroup {} in time", memory);
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
         for (Path directory : directories()) {
             long deadline = System.nanoTime() + REMOVE_WAIT_MILLIS * 1_000_000L;
+            long pause = 1;
             while (Files.exists(directory)) {
                 try {
                     Files.delete(directory);
                 } catch (IOException e) {
-                    if (System.nanoTime() - deadline >= 0) {
+                    if (killProcessesIn(directory) > 0) {
+                        deadline = System.nanoTime() + REMOVE_WAIT_MILLIS * 1_000_000L;
+                    } else if (System.nanoTime() - deadline >= 0) {
                         LOGGER.warn("The command sandbox could not remove the cgroup {}: {}", directory, e.toString());
                         break;
                     }
-                    interrupted |= UninterruptibleWait.sleep(POLL_MILLIS);
+                    interrupted |= UninterruptibleWait.sleep(pause);
+                    pause = Math.min(POLL_MILLIS, pause * 2);
                 }
             }
         }
     }
 
-    private List<Path> directories() {
+    /**
+     * Kills the processes still in a run's cgroup (never this JVM): each is checked to be in the run's cgroup
+     * right before it is killed, and a handle's start time guards against a reused process id.
+     *
+     * @return how many processes were found
+     */
+    static int killProcessesIn(Path cgroup) {
+        List<String> pids;
+        try {
+            pids = Files.readAllLines(cgroup.resolve("cgroup.procs"), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            return 0;
+        }
+        int found = 0;
+        String suffix = "/" + cgroup.getFileName();
+        for (String line : pids) {
+            long pid;
+            try {
+                pid = Long.parseLong(line.strip());
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (pid == OWN_PID) {
+                continue;
+            }
+            found++;
+            ProcessHandle.of(pid).ifPresent(process -> {
+                if (memberOf(pid, suffix)) {
+                    process.destroyForcibly();
+                }
+            });
+        }
+        return found;
+    }
+
+    private static boolean memberOf(long pid, String suffix) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "cgroup")).lines()
+                    .anyMatch(line -> line.endsWith(suffix));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The run's two cgroup directories. */
+    List<Path> directories() {
         return List.of(memory, pids);
     }
 

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.util.Optional;
 
 /**
- * The limits of one sandboxed run at work. The calling thread joins the run's cgroups for as long as it starts
- * the process, so {@code bwrap} and all it starts are born in them; the new process's membership is checked
- * before the run goes on, so no process of the run ever runs outside them.
+ * The limits of one sandboxed run at work. The {@link RunStarter}'s thread, which stands in the run's cgroups,
+ * starts the process, so {@code bwrap} and all it starts are born in them; the new process's membership is
+ * checked before the run goes on, so no process of the run ever runs outside them.
  * Afterwards the cgroups' counters, the exit code and the output tell which limit a failed run hit.
  */
 final class SandboxRunLimits implements RunLimits {
@@ -19,50 +19,37 @@ final class SandboxRunLimits implements RunLimits {
 
     private final SandboxLimits limits;
     private final LimitEnforcement enforcement;
-    private final RunCgroup cgroup;
+    /** The run's cgroups, once started in them; null before, or when the plan uses none. */
+    private RunCgroup cgroup;
 
-    private SandboxRunLimits(SandboxLimits limits, LimitEnforcement enforcement, RunCgroup cgroup) {
+    private SandboxRunLimits(SandboxLimits limits, LimitEnforcement enforcement) {
         this.limits = limits;
         this.enforcement = enforcement;
-        this.cgroup = cgroup;
     }
 
     /**
-     * Creates the run's cgroups, when the plan uses them.
+     * Plans the run's limits; the cgroups, when the plan uses them, come with the start.
      *
      * @param limits      the limits
      * @param enforcement how this machine enforces them
-     * @throws IOException if the cgroups cannot be created
+     * @return the run's limits
      */
-    static SandboxRunLimits prepare(SandboxLimits limits, LimitEnforcement enforcement) throws IOException {
-        RunCgroup cgroup = null;
-        if (enforcement.cgroups().isPresent()) {
-            cgroup = RunCgroup.create(enforcement.cgroups().get(), limits);
-        }
-        return new SandboxRunLimits(limits, enforcement, cgroup);
+    static SandboxRunLimits prepare(SandboxLimits limits, LimitEnforcement enforcement) {
+        return new SandboxRunLimits(limits, enforcement);
     }
 
     @Override
     public Process start(ProcessBuilder builder) throws IOException {
-        if (cgroup == null) {
+        if (enforcement.cgroups().isEmpty()) {
             return builder.start();
         }
-        // the calling thread starts the process itself: bwrap's --die-with-parent follows the thread that
-        // forked it, which must live as long as the run (it waits for it)
-        try {
-            cgroup.enter();
-        } catch (IOException | RuntimeException e) {
-            cgroup.leave();
-            throw failure(e);
-        }
-        Process process;
-        try {
-            process = builder.start();
-        } finally {
-            cgroup.leave();
-        }
-        // a caller on a virtual thread may have changed carrier between joining and starting: fail closed. A
-        // process that has already ended (a quick command) can no longer be asked, nor run anywhere
+        // the starter's thread forks: bwrap's --die-with-parent follows the thread that forked it, which lives as
+        // long as the JVM
+        RunStarter.Started started = RunStarter.of(enforcement.cgroups().get()).start(builder, limits);
+        cgroup = started.cgroup();
+        Process process = started.process();
+        // checked all the same (fail closed). A process that has already ended (a quick command) can no longer
+        // be asked, nor run anywhere
         if (!cgroup.holds(process.pid()) && ProcFs.isRunning(process.toHandle())) {
             process.destroyForcibly();
             throw failure(new IllegalStateException("the process was not born in the run's cgroups"));
@@ -70,7 +57,8 @@ final class SandboxRunLimits implements RunLimits {
         return process;
     }
 
-    private static IOException failure(Throwable cause) {
+    /** The start's failure when the run's limits could not be set up (not the program's own failure to start). */
+    static IOException failure(Throwable cause) {
         IOException failure = new IOException("its sandbox limits could not be applied");
         failure.addSuppressed(cause);
         return failure;

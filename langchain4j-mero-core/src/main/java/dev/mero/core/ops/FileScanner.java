@@ -1,6 +1,5 @@
 package dev.mero.core.ops;
 
-import static java.nio.file.StandardOpenOption.READ;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
@@ -64,7 +63,7 @@ final class FileScanner {
      * Searches one file.
      *
      * @param parent   its open directory
-     * @param name     its name there
+     * @param name     its name there, listed as a regular file
      * @param size     its size when it was listed
      * @param deadline {@link System#nanoTime()} at which to stop
      * @return what it found; an unreadable file is not searched
@@ -123,7 +122,7 @@ final class FileScanner {
     private int read(SecureDirectory parent, String name, long size, int limit) throws IOException {
         int wanted = size > 0 && size < limit ? (int) size : limit;
         int length = 0;
-        try (SeekableByteChannel channel = parent.newByteChannel(name, READ)) {
+        try (SeekableByteChannel channel = parent.openListedFile(name)) {
             while (length < wanted) {
                 if (length == buffer.length) {
                     buffer = Arrays.copyOf(buffer, (int) Math.min(limit, 2L * buffer.length));

@@ -73,9 +73,35 @@ public final class ProtectedPaths {
     }
 
     private final List<Rule> rules;
+    /**
+     * Which rules a name can match, by its first character (rules whose last name has a literal start) and by its
+     * last character (rules with only a literal end), as bit masks over {@link #rules}, so that most names are
+     * rejected without looking at any rule. Index 128 stands for every character outside ASCII. Used while there
+     * are at most 64 rules.
+     */
+    private final long[] byFirst = new long[129];
+    private final long[] byLast = new long[129];
+    /** The rules without a literal start or end, which every name is handed to. */
+    private final long unbounded;
 
     private ProtectedPaths(List<Rule> rules) {
         this.rules = List.copyOf(rules);
+        long open = 0;
+        for (int i = 0; i < this.rules.size() && i < Long.SIZE; i++) {
+            Rule rule = this.rules.get(i);
+            if (!rule.head().isEmpty()) {
+                byFirst[slot(rule.head().charAt(0))] |= 1L << i;
+            } else if (!rule.tail().isEmpty()) {
+                byLast[slot(rule.tail().charAt(rule.tail().length() - 1))] |= 1L << i;
+            } else {
+                open |= 1L << i;
+            }
+        }
+        this.unbounded = open;
+    }
+
+    private static int slot(char c) {
+        return c < 128 ? c : 128;
     }
 
     /**
@@ -96,6 +122,13 @@ public final class ProtectedPaths {
      * @throws IllegalArgumentException if a glob is malformed
      */
     public ProtectedPaths plus(Collection<String> globs, boolean defaults) {
+        if (this == NONE && defaults && globs.equals(DEFAULTS)) {
+            return DefaultSet.INSTANCE; // compiled once: most contexts start from it
+        }
+        return widened(globs, defaults);
+    }
+
+    private ProtectedPaths widened(Collection<String> globs, boolean defaults) {
         List<Rule> wider = new ArrayList<>(rules);
         for (String pattern : globs) {
             Objects.requireNonNull(pattern, "pattern");
@@ -110,7 +143,12 @@ public final class ProtectedPaths {
             String[] bounds = lastNameBounds(pattern);
             wider.add(new Rule(pattern, glob, List.copyOf(except), bounds[0], bounds[1]));
         }
-        return new ProtectedPaths(wider);
+        return wider.size() == rules.size() ? this : new ProtectedPaths(wider);
+    }
+
+    /** The default set without anything before it, compiled on first use. */
+    private static final class DefaultSet {
+        static final ProtectedPaths INSTANCE = NONE.widened(DEFAULTS, true);
     }
 
     /**
@@ -180,13 +218,27 @@ public final class ProtectedPaths {
         int start = 0;
         while (true) {
             int end = relative.indexOf('/', start);
-            String prefix = end < 0 ? relative : relative.substring(0, end);
-            Optional<String> found = matchExactly(prefix, start);
-            if (found.isPresent() || end < 0) {
-                return found;
+            int nameEnd = end < 0 ? relative.length() : end;
+            if (rules.size() > Long.SIZE || candidates(relative, start, nameEnd) != 0) {
+                String prefix = end < 0 ? relative : relative.substring(0, end);
+                Optional<String> found = matchExactly(prefix, start);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+            if (end < 0) {
+                return Optional.empty();
             }
             start = end + 1;
         }
+    }
+
+    /** The rules the name {@code relative[start, end)} may match (a superset), as a bit mask over the rules. */
+    private long candidates(String relative, int start, int end) {
+        if (start == end) {
+            return unbounded;
+        }
+        return unbounded | byFirst[slot(relative.charAt(start))] | byLast[slot(relative.charAt(end - 1))];
     }
 
     /** The first glob that matches {@code relative} itself, whose last name starts at {@code nameStart}. */

@@ -59,6 +59,52 @@ class ProtectedPathsMatchingTest {
     }
 
     /** The glob tried on the path and on each directory above it, without any quick test. */
+    @Test
+    void aSetIndexedByFirstAndLastCharacterAnswersAsEveryRuleTriedInTurn() {
+        List<String> paths = new java.util.ArrayList<>(PATHS);
+        paths.addAll(List.of("é/.env", "ключ.pem", "données/id_rsa", "ü", "x/ü.pem", "a//b", "café/secrets/x"));
+        List<String> many = new java.util.ArrayList<>(GLOBS);
+        for (int i = 0; i < 50; i++) {
+            many.add("never-" + i + ".x"); // more than 64 rules: every name is handed to every rule
+        }
+        ProtectedPaths indexed = ProtectedPaths.none().plus(GLOBS, false);
+        ProtectedPaths unindexed = ProtectedPaths.none().plus(many, false);
+        for (String path : paths) {
+            Optional<String> expected = firstMatch(path);
+            assertThat(indexed.match(path)).as(path).isEqualTo(expected);
+            assertThat(unindexed.match(path)).as(path).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void theDefaultSetIsCompiledOnceAndNothingNewAddsNothing() {
+        ProtectedPaths defaults = ProtectedPaths.none().plus(ProtectedPaths.DEFAULTS, true);
+
+        assertThat(ProtectedPaths.none().plus(ProtectedPaths.DEFAULTS, true)).isSameAs(defaults);
+        assertThat(defaults.plus(List.of(), false)).isSameAs(defaults);
+        assertThat(defaults.plus(List.of(".env"), false)).isSameAs(defaults);
+        assertThat(defaults.patterns()).isEqualTo(ProtectedPaths.DEFAULTS);
+        assertThat(defaults.match("app/.env.example")).isEmpty(); // the default exceptions come with it
+        assertThat(defaults.match("app/.env.local")).contains(".env.*");
+        // without the exceptions, the same globs are another set
+        assertThat(ProtectedPaths.none().plus(ProtectedPaths.DEFAULTS, false).match("app/.env.example"))
+                .contains(".env.*");
+    }
+
+    /** The first glob, in order, that matches the shortest prefix of the path any glob matches. */
+    private static Optional<String> firstMatch(String path) {
+        StringBuilder prefix = new StringBuilder();
+        for (String name : path.split("/")) {
+            prefix.append(prefix.length() == 0 ? "" : "/").append(name);
+            for (String glob : GLOBS) {
+                if (GlobPattern.of(glob).matches(prefix.toString())) {
+                    return Optional.of(glob);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     private static Optional<String> oracle(GlobPattern glob, String pattern, String path) {
         String[] names = path.split("/");
         StringBuilder prefix = new StringBuilder();
