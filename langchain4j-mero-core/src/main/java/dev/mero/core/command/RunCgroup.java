@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +27,8 @@ final class RunCgroup implements AutoCloseable {
     private static final long REMOVE_WAIT_MILLIS = 5_000;
     private static final long POLL_MILLIS = 10;
     private static final long OWN_PID = ProcessHandle.current().pid();
+    /** The run cgroups this JVM made and has not removed yet: what it alone may be judged by. */
+    private static final Set<Path> MADE = ConcurrentHashMap.newKeySet();
 
     private final CgroupSupport.Layout layout;
     private final Path memory;
@@ -50,6 +54,7 @@ final class RunCgroup implements AutoCloseable {
         try {
             for (Path directory : cgroup.directories()) {
                 Files.createDirectory(directory);
+                MADE.add(directory);
             }
         } catch (IOException | RuntimeException e) {
             cgroup.vacated();
@@ -202,7 +207,20 @@ final class RunCgroup implements AutoCloseable {
                     pause = Math.min(POLL_MILLIS, pause * 2);
                 }
             }
+            if (!Files.exists(directory)) {
+                MADE.remove(directory);
+            }
         }
+    }
+
+    /**
+     * The run cgroups this JVM made that still exist (the starter's standby ones included): other JVMs on the
+     * machine make theirs in the same parents, so a check for leftovers judges these only.
+     *
+     * @return the directories, a copy
+     */
+    static List<Path> madeAndStillThere() {
+        return MADE.stream().filter(Files::exists).toList();
     }
 
     /**
