@@ -1,5 +1,7 @@
 package dev.mero.mcp;
 
+import dev.mero.core.MeroToolsException;
+import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolDescriptor;
 import dev.mero.core.ops.ToolHints;
@@ -11,24 +13,33 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.common.McpTransportContext;
+import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One catalogue tool as an MCP tool: name, description and input schema from the descriptor, its hints as
- * MCP tool annotations, and a call handler that runs the operation and maps the outcome.
+ * MCP tool annotations, and a call handler that runs the operation and maps the outcome. A call whose transport
+ * names a caller ({@link CallerNarrowing#CALLER} and {@link CallerNarrowing#SCOPES} in the transport context, as
+ * the HTTP transport puts them there for an authenticated caller) runs in the context narrowed to that caller.
  */
 final class ToolBinding {
 
     private static final Logger LOG = LoggerFactory.getLogger(ToolBinding.class);
 
     private final ToolDescriptor descriptor;
-    private final MeroOperations operations;
+    private final CallerNarrowing callers;
 
     ToolBinding(ToolDescriptor descriptor, MeroOperations operations) {
+        this(operations == null ? null : new CallerNarrowing(operations), descriptor);
+    }
+
+    /** The tool, each call run with the operations of the caller its transport names. */
+    ToolBinding(CallerNarrowing callers, ToolDescriptor descriptor) {
         this.descriptor = descriptor;
-        this.operations = operations;
+        this.callers = callers;
     }
 
     /** The MCP tool definition. */
@@ -56,10 +67,34 @@ final class ToolBinding {
      * else is a bug: logged for the operator, and answered with an internal error that says nothing.
      */
     CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        return call(exchange == null ? null : ApprovalClient.of(exchange), request.arguments());
+        return call(exchange == null ? null : ApprovalClient.of(exchange), request.arguments(),
+                exchange == null ? null : caller(exchange.transportContext()));
     }
 
     CallToolResult call(ApprovalClient client, Map<String, Object> arguments) {
+        return call(client, arguments, null);
+    }
+
+    /** The caller entries of a transport context, or {@code null} when it names no caller. */
+    static Map<String, Object> caller(McpTransportContext context) {
+        if (context == null || context.get(CallerNarrowing.CALLER) == null) {
+            return null;
+        }
+        Map<String, Object> entries = new HashMap<>();
+        entries.put(CallerNarrowing.CALLER, context.get(CallerNarrowing.CALLER));
+        if (context.get(CallerNarrowing.SCOPES) != null) {
+            entries.put(CallerNarrowing.SCOPES, context.get(CallerNarrowing.SCOPES));
+        }
+        return entries;
+    }
+
+    private CallToolResult call(ApprovalClient client, Map<String, Object> arguments, Map<String, Object> caller) {
+        MeroOperations operations;
+        try {
+            operations = callers.operationsFor(caller);
+        } catch (MeroToolsException refused) {
+            return result(ToolResponse.failure(refused));
+        }
         try {
             return result(CallingClient.during(client, () -> operations.respond(descriptor.name(),
                     arguments == null ? Map.of() : arguments)));
