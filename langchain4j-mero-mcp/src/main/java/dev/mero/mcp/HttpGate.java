@@ -33,8 +33,11 @@ import org.slf4j.LoggerFactory;
  *   <li>a body declared larger than the bound: 413;</li>
  *   <li>an {@code Mcp-Session-Id} that this principal did not open (another caller's, or unknown): 404; a new
  *       session beyond the principal's bound: 429;</li>
+ *   <li>a body that is no single valid JSON-RPC message (400, a JSON-RPC parse error or invalid request), or a
+ *       request that needs a params object without one (400, invalid params): {@link HttpMessageCheck};</li>
  *   <li>more calls in flight for this principal than its bound: 429 {@code rate_limited}.</li>
  * </ol>
+ * A failure of the servlet itself is answered with the {@code internal_error} envelope, which says nothing more.
  * The caller goes on as a request attribute, from which the transport's context extractor takes it.
  */
 final class HttpGate implements Filter {
@@ -51,9 +54,11 @@ final class HttpGate implements Filter {
     private final int callsInFlight;
     private final java.util.function.Supplier<String> resourceMetadata;
     private final Map<String, Semaphore> inFlight = new ConcurrentHashMap<>();
+    private final HttpMessageCheck messages;
 
-    HttpGate(HttpAuthenticator authenticator, List<String> allowedOrigins, SessionOwners sessions, long maxBodyBytes,
+    HttpGate(HttpMessageCheck messages, HttpAuthenticator authenticator, List<String> allowedOrigins, SessionOwners sessions, long maxBodyBytes,
              int callsInFlight, java.util.function.Supplier<String> resourceMetadata) {
+        this.messages = messages;
         this.authenticator = authenticator;
         this.allowedOrigins = List.copyOf(allowedOrigins);
         this.sessions = sessions;
@@ -103,6 +108,20 @@ final class HttpGate implements Filter {
             return;
         }
         request.setAttribute(CALLER_ATTRIBUTE, caller);
+        if (post) {
+            BufferedRequest buffered = BufferedRequest.read(request, (int) maxBodyBytes);
+            if (buffered == null) {
+                refuse(response, 413, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: the request body "
+                        + "is larger than " + maxBodyBytes + " bytes."), null);
+                return;
+            }
+            Map<String, Object> invalid = messages.invalid(buffered.body());
+            if (invalid != null) {
+                writeJson(response, 400, invalid);
+                return;
+            }
+            request = buffered;
+        }
         if (!post) {
             chain.doFilter(request, response);
             if (session != null && request.getMethod().equals("DELETE") && response.getStatus() < 300) {
@@ -125,6 +144,10 @@ final class HttpGate implements Filter {
         };
         try {
             chain.doFilter(request, session == null ? new SessionCapture(response, caller, sessions) : response);
+        } catch (IOException | ServletException | RuntimeException e) {
+            LOG.error("The MCP servlet failed on a request of caller {}; the client gets an internal error",
+                    caller.name(), e);
+            refuse(response, 500, ToolError.from(e), null);
         } finally {
             if (request.isAsyncStarted()) {
                 request.getAsyncContext().addListener(new AsyncListener() {
@@ -152,6 +175,15 @@ final class HttpGate implements Filter {
                 release.run();
             }
         }
+    }
+
+    /** Writes a JSON body with a status. */
+    private void writeJson(HttpServletResponse response, int status, Object body) throws IOException {
+        byte[] bytes = messages.json(body).getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        response.setContentType("application/json");
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
     }
 
     /** Writes a refusal: the status, the envelope as JSON, and the authentication challenge if any. */

@@ -129,7 +129,8 @@ public final class MeroMcpHttpServer implements AutoCloseable {
         server.setErrorHandler(quiet);
 
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(tools.mapper())
+                .jsonMapper(new HttpMessageMapper(tools.mapper(),
+                        name -> ToolBinding.result(tools.operations().unoffered(name))))
                 .mcpEndpoint(ENDPOINT)
                 .maxRequestSize(MAX_BODY_BYTES)
                 .contextExtractor(MeroMcpHttpServer::callerContext)
@@ -145,7 +146,7 @@ public final class MeroMcpHttpServer implements AutoCloseable {
         context.addServlet(endpoint, ENDPOINT);
         context.addServlet(new ServletHolder("metadata", new MetadataServlet(this::metadataJson)), METADATA_PATH);
 
-        FilterHolder gate = new FilterHolder(new HttpGate(authenticator, settings.allowedOrigins(),
+        FilterHolder gate = new FilterHolder(new HttpGate(new HttpMessageCheck(tools.mapper()), authenticator, settings.allowedOrigins(),
                 new SessionOwners(SESSIONS_PER_CALLER, SESSION_IDLE, clock), MAX_BODY_BYTES, CALLS_PER_CALLER,
                 () -> baseUrl() + METADATA_PATH));
         gate.setAsyncSupported(true);

@@ -242,23 +242,53 @@ class MeroMcpHttpServerTest {
     @Test
     void oversizedAndMalformedRequestsAre4xxWithoutAStackTrace() throws Exception {
         String key = "Bearer " + HttpTestServer.ALICE_KEY;
-        HttpResponse<String> bigBody = server.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\""
-                + "a".repeat(MeroMcpHttpServer.MAX_BODY_BYTES) + "\"}", key, Map.of());
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\""
+                + "a".repeat(MeroMcpHttpServer.MAX_BODY_BYTES) + "\"}";
+        HttpResponse<String> bigBody = server.post(big, key, Map.of());
+        HttpResponse<String> bigChunkedBody = server.http.send(HttpRequest.newBuilder(URI.create(server.server.endpoint()))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", key).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes())))
+                .build(), HttpResponse.BodyHandlers.ofString());
         HttpResponse<String> bigHeader = server.post(HttpTestServer.INITIALIZE, key,
                 Map.of("X-Filler", "f".repeat(MeroMcpHttpServer.MAX_HEADER_BYTES + 1)));
         HttpResponse<String> notJson = server.post("{not json", key, Map.of());
         String session = server.openSession(key);
         HttpResponse<String> notJsonInSession = server.post("[1,2", key, Map.of(HttpGate.SESSION_HEADER, session));
+        HttpResponse<String> batch = server.post("[" + HttpTestServer.INITIALIZE + "]", key, Map.of());
         HttpResponse<String> noParams = server.post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\"}", key,
                 Map.of(HttpGate.SESSION_HEADER, session));
+        HttpResponse<String> noSession = server.post("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}", key,
+                Map.of());
 
         assertThat(bigBody.statusCode()).isEqualTo(413);
+        assertThat(bigChunkedBody.statusCode()).as("a body without a declared length is bounded too").isEqualTo(413);
         assertThat(bigHeader.statusCode()).isEqualTo(431);
-        for (HttpResponse<String> response : List.of(bigBody, bigHeader, notJson, notJsonInSession)) {
+        assertThat(notJson.body()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
+                + "\"message\":\"Parse error: the line is not JSON\"}}");
+        assertThat(batch.body()).contains("\"code\":-32600");
+        assertThat(noParams.body()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,"
+                + "\"message\":\"Invalid params: this request needs a params object\"}}");
+        for (HttpResponse<String> response : List.of(bigBody, bigChunkedBody, bigHeader, notJson, notJsonInSession,
+                batch, noParams, noSession)) {
             assertThat(response.statusCode()).as(response.body()).isBetween(400, 499);
-            assertThat(response.body()).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(".java:");
+            assertThat(response.body()).doesNotContain("Exception").doesNotContain("stackTrace")
+                    .doesNotContain("className").doesNotContain("\tat ").doesNotContain(".java");
         }
-        assertThat(noParams.body()).doesNotContain("Exception").doesNotContain(".java:");
+    }
+
+    @Test
+    void aToolTheServerDoesNotListIsRefusedWithTheTextOfEveryBinding() {
+        McpSyncClient client = server.client(HttpTestServer.BOB_KEY);
+        try {
+            McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("no_such_tool", Map.of()));
+
+            assertThat(result.isError()).isTrue();
+            assertThat(HttpTestServer.text(result))
+                    .isEqualTo(server.server.tools().operations().unoffered("no_such_tool").text());
+        } finally {
+            client.closeGracefully();
+        }
     }
 
     @Test
