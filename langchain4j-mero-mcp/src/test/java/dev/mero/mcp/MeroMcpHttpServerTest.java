@@ -228,6 +228,22 @@ class MeroMcpHttpServerTest {
     }
 
     @Test
+    void aCallInASessionWhoseTokenExpiredIs401AuthFailed() throws Exception {
+        String session = server.openSession("Bearer " + server.token(c -> c.subject("erin")));
+        String expired = server.token(c -> c.subject("erin").expirationTime(Date.from(Instant.now().minusSeconds(120))));
+
+        HttpResponse<String> call = server.post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"read_file\",\"arguments\":{\"path\":\"/ws/a.txt\"}}}", "Bearer " + expired,
+                Map.of(HttpGate.SESSION_HEADER, session));
+
+        assertThat(call.statusCode()).isEqualTo(401);
+        ToolError error = ToolError.fromJson(call.body());
+        assertThat(error.errorCode()).isEqualTo("auth_failed");
+        assertThat(error.message()).isEqualTo("Authentication failed: the token has expired; get a new one.");
+        assertThat(call.body()).doesNotContain("alpha");
+    }
+
+    @Test
     void aRequestFromAnOriginNotAllowedIs403() throws Exception {
         HttpResponse<String> hostile = server.post(HttpTestServer.INITIALIZE, "Bearer " + HttpTestServer.ALICE_KEY,
                 Map.of("Origin", "https://evil.test"));
