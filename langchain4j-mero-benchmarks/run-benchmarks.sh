@@ -11,6 +11,10 @@ jar="$out/benchmarks.jar"
 java -jar "$jar" -rf json -rff "$out/jmh.json" "$@" \
   'FileOperationBenchmark|PathDecisionBenchmark|CommandBenchmark|SandboxBenchmark|SearchBenchmark|ToolLoopBenchmark'
 java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
+# --- begin: MCP over Streamable HTTP under load (issue 22); printed, not part of BENCHMARKS.md ---
+java -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpLoad 10 32 5 \
+  2>/dev/null | tee "$out/http-load.txt"
+# --- end: MCP over Streamable HTTP under load ---
 {
   grep -m1 'model name' /proc/cpuinfo || true
   echo "nproc: $(nproc)"
