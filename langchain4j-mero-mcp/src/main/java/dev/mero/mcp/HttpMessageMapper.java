@@ -1,7 +1,6 @@
 package dev.mero.mcp;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -20,44 +19,13 @@ import java.util.function.Function;
  *       refusal as over stdio.</li>
  * </ul>
  */
-final class HttpMessageMapper implements McpJsonMapper {
+final class HttpMessageMapper extends ForwardingJsonMapper {
 
-    private final McpJsonMapper delegate;
     private final Function<String, CallToolResult> unlistedTool;
 
     HttpMessageMapper(McpJsonMapper delegate, Function<String, CallToolResult> unlistedTool) {
-        this.delegate = delegate;
+        super(delegate);
         this.unlistedTool = unlistedTool;
-    }
-
-    @Override
-    public <T> T readValue(String content, Class<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T readValue(byte[] content, Class<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T readValue(String content, TypeRef<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T readValue(byte[] content, TypeRef<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T convertValue(Object value, Class<T> type) {
-        return delegate.convertValue(value, type);
-    }
-
-    @Override
-    public <T> T convertValue(Object value, TypeRef<T> type) {
-        return delegate.convertValue(value, type);
     }
 
     @Override
