@@ -2,6 +2,7 @@ package dev.mero.mcp;
 
 import dev.mero.core.FileNameEncoding;
 import dev.mero.core.InvalidPolicyException;
+import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.SecurityPolicy;
 import dev.mero.core.ServerSettings;
@@ -31,7 +32,7 @@ import java.time.format.DateTimeParseException;
  *
  * <p>Stdout carries the MCP protocol and nothing else: before anything runs, {@link System#out} is pointed at
  * stderr, so a stray print cannot corrupt the protocol; logs and audit lines go to stderr (or to the policy's
- * audit file). The JVM's own output (a {@code SIGQUIT} thread dump, its log warnings) goes to stdout unless the
+ * audit file). A policy whose store cannot be reached exits with {@value #EXIT_POLICY} as well. The JVM's own output (a {@code SIGQUIT} thread dump, its log warnings) goes to stdout unless the
  * command line says otherwise, and a jar cannot: docs/mcp.md's launch line adds
  * {@code -XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr}. A missing or broken policy exits with status {@value #EXIT_POLICY} and the loader's message
  * on stderr; a wrong command line exits with {@value #EXIT_USAGE}. When the client closes stdin, the server
@@ -130,7 +131,7 @@ public final class MeroMcpMain {
         SecurityContext context;
         try {
             context = MeroMcpServer.loadPolicy(policy);
-        } catch (InvalidPolicyException e) {
+        } catch (InvalidPolicyException | PolicyStoreUnavailableException e) {
             err.println(MeroMcpServer.NAME + ": " + e.getMessage());
             return EXIT_POLICY;
         }
