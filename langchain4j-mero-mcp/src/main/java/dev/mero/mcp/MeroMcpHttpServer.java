@@ -29,6 +29,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -72,6 +73,7 @@ public final class MeroMcpHttpServer implements AutoCloseable {
     /** How long an unused session is kept. */
     public static final Duration SESSION_IDLE = Duration.ofMinutes(30);
     private static final int MAX_THREADS = 200;
+    private static final int MAX_QUEUED = 256;
 
     private final MeroMcpServer tools;
     private final ServerSettings settings;
@@ -111,7 +113,9 @@ public final class MeroMcpHttpServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         HttpAuthenticator authenticator = new HttpAuthenticator(settings, clock); // a bad JWKS stops here
-        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4);
+        // a bounded queue: beyond it Jetty refuses work instead of queueing without end
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, 60_000,
+                new BlockingArrayQueue<>(MAX_QUEUED, MAX_QUEUED, MAX_QUEUED * 4));
         threads.setName("mero-http");
         Server server = new Server(threads);
         HttpConfiguration http = new HttpConfiguration();
