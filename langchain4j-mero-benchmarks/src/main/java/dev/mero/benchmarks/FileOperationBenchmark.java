@@ -5,7 +5,7 @@ import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.ops.ToolArguments;
-import dev.mero.core.ops.ToolCatalogue;
+import dev.mero.core.catalogue.ToolCatalogue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

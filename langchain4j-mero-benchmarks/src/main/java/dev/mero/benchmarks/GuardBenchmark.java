@@ -1,10 +1,10 @@
 package dev.mero.benchmarks;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.command.CheckedCommand;
 import java.io.IOException;

@@ -76,8 +76,9 @@ final class MutationSection {
      */
     static String of(Path mutations) throws IOException {
         StringBuilder md = new StringBuilder("\n## Mutation testing (PIT)\n\n");
-        md.append("`mvn -B -ntp -Ppit verify`, the command `.ci/run` runs, runs PIT over the whole core after the core's ")
-                .append("tests (its `verify` phase, in the `pit` profile) and fails the build under 85%. A plain ")
+        md.append("`mvn -B -ntp -T 2 -Ppit verify`, the command `.ci/run` runs, runs PIT over the whole core in the ")
+                .append("module `langchain4j-mero-core-mutation` (the `pit` profile adds it; it compiles the core's ")
+                .append("sources and tests and runs beside the other modules) and fails the build under 85%. A plain ")
                 .append("`mvn verify` runs the tests alone; `-Dpit.target='dev.mero.core.scope.*'` mutates one package. It mutates every ")
                 .append("package of the core: paths, contexts, policy files, approval, audit, scopes, limits, errors, ")
                 .append("replay, stores, commands, the argument guards, `CommandPolicy` and the tool operations ")

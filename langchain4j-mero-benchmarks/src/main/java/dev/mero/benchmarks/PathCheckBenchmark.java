@@ -3,7 +3,7 @@ package dev.mero.benchmarks;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.Files;

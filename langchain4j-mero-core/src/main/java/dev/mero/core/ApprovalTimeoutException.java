@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 import java.time.Duration;
 import java.util.Locale;
 

@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 /**
  * Base of everything the mero security layer raises, so that one {@code catch (MeroToolsException e)} at a
  * tool's boundary covers every decision the library makes.

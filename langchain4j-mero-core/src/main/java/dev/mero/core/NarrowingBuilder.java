@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 import dev.mero.core.command.CommandRule;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.limit.RateLimit;

@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -102,9 +104,10 @@ public final class PathEntry {
      * Checks that the mounted directory is still the one resolved when the entry was built: the real path is a
      * directory, not a link, with the same identity.
      *
+     * @param contextName the context's name, for the message
      * @throws PathAccessDeniedException if it was replaced, moved away or turned into a link
      */
-    void requireUnchanged(String contextName) {
+    public void requireUnchanged(String contextName) {
         try {
             BasicFileAttributes now = Files.readAttributes(realPath, BasicFileAttributes.class,
                     LinkOption.NOFOLLOW_LINKS);

@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 /**
  * The context made more calls than its rate limit allows. Raised before the operation runs, so nothing was
  * done; the same call succeeds once {@link #retryAfterSeconds()} have passed.

@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 /**
  * The final error for a call that keeps failing: the identical call (same operation, same arguments) already
  * failed as many times in a row as the retry budget allows, so it was not run again. Retrying it cannot help;

@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Objects;

@@ -1,5 +1,13 @@
 package dev.mero.core;
 
+import dev.mero.core.guard.ActionGuard;
+import dev.mero.core.guard.Operation;
+import dev.mero.core.message.Messages;
+import dev.mero.core.path.ContentDigest;
+import dev.mero.core.path.PathResolver;
+import dev.mero.core.path.ProtectedPaths;
+import dev.mero.core.path.ResolvedPath;
+
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalGate;
 import dev.mero.core.audit.AuditLog;
@@ -386,7 +394,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
         }
         return guard.guard(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -414,7 +422,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is run by runCommand(...), not run(...)");
         }
         return guard.run(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -445,7 +453,7 @@ public final class SecurityContext {
         }
         return guard.guard(operation, String.valueOf(path),
                 () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
-                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -474,7 +482,7 @@ public final class SecurityContext {
         }
         return guard.run(operation, String.valueOf(path),
                 () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
-                ActionGuard.paths(this, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -562,7 +570,7 @@ public final class SecurityContext {
             });
         }
         return guard.guard(operations, needed, String.valueOf(path), () -> resolver.resolve(path, needed, followLast),
-                ActionGuard.paths(this, String.valueOf(path), null, null));
+                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), null, null));
     }
 
     /**
@@ -707,7 +715,7 @@ public final class SecurityContext {
     public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this, subject, workingDirectory));
+                ActionGuard.commands(this::checkCommand, subject, workingDirectory));
     }
 
     /**
@@ -718,7 +726,7 @@ public final class SecurityContext {
                                      Function<CheckedCommand, CommandResult> run) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.run(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this, subject, workingDirectory),
+                ActionGuard.commands(this::checkCommand, subject, workingDirectory),
                 command -> run.apply(command).withOutput(resolver::virtualised), CommandResult::succeeded);
     }
 
@@ -808,8 +816,7 @@ public final class SecurityContext {
     }
 
     static PermissionDeniedException lacks(String contextName, Set<Permission> missing, Set<Permission> has) {
-        return new PermissionDeniedException("Context " + Messages.quote(contextName) + " lacks permission(s) "
-                + Messages.permissions(missing) + " (has: " + Messages.permissions(has) + ").");
+        return new PermissionDeniedException(Messages.lacksPermissions(contextName, missing, has));
     }
 
     private static Permission[] permissionsOf(Operation operation) {

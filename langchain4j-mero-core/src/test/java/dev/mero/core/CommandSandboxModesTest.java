@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.policy.SecurityPolicy;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -187,7 +189,7 @@ class CommandSandboxModesTest {
 
     private static List<String> toolNames(SecurityContext context) {
         return dev.mero.core.ops.MeroOperations.forContext(context).availableTools().stream()
-                .map(dev.mero.core.ops.ToolDescriptor::name).toList();
+                .map(dev.mero.core.catalogue.ToolDescriptor::name).toList();
     }
 
     @Test

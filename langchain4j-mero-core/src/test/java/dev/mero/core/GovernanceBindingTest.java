@@ -1,5 +1,9 @@
 package dev.mero.core;
 
+import dev.mero.core.guard.Operation;
+import dev.mero.core.path.ContentDigest;
+import dev.mero.core.path.ResolvedPath;
+
 import static dev.mero.core.Permission.EXECUTE;
 import static dev.mero.core.Permission.READ;
 import static dev.mero.core.Permission.WRITE;

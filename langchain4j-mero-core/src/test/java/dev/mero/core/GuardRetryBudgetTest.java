@@ -1,5 +1,8 @@
 package dev.mero.core;
 
+import dev.mero.core.guard.Operation;
+import dev.mero.core.path.ResolvedPath;
+
 import static dev.mero.core.Permission.EXECUTE;
 import static dev.mero.core.Permission.READ;
 import static org.assertj.core.api.Assertions.assertThat;

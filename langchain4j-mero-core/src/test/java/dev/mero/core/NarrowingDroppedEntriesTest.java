@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.guard.Operation;
+
 import static dev.mero.core.Permission.READ;
 import static dev.mero.core.Permission.WRITE;
 import static org.assertj.core.api.Assertions.assertThat;

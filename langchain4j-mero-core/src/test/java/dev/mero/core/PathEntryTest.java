@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.message.Messages;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package dev.mero.core;
 
+import dev.mero.core.path.ResolvedPath;
+
 import static dev.mero.core.Permission.DELETE;
 import static dev.mero.core.Permission.EXECUTE;
 import static dev.mero.core.Permission.READ;

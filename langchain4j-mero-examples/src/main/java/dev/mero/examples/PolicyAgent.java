@@ -1,7 +1,7 @@
 package dev.mero.examples;
 
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.audit.AuditLog;
 import java.io.IOException;
 import java.io.InputStream;

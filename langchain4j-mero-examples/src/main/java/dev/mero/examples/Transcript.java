@@ -1,6 +1,6 @@
 package dev.mero.examples;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.audit.AuditEvent;

@@ -1,7 +1,7 @@
 package dev.mero.mcp;
 
 import dev.mero.core.ApprovalTimeoutException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.approval.ApprovalRequest;

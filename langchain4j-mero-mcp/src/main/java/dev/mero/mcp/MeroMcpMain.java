@@ -1,6 +1,6 @@
 package dev.mero.mcp;
 
-import dev.mero.core.FileNameEncoding;
+import dev.mero.core.path.FileNameEncoding;
 import dev.mero.core.InvalidPolicyException;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.SecurityContext;

@@ -2,7 +2,7 @@ package dev.mero.mcp;
 
 import dev.mero.core.InvalidPolicyException;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ConsoleApproval;
 import dev.mero.core.ops.CallerNarrowing;

@@ -2,8 +2,8 @@ package dev.mero.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mero.core.ops.ToolCatalogue;
-import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.catalogue.ToolCatalogue;
+import dev.mero.core.catalogue.ToolDescriptor;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.spec.McpSchema;

@@ -4,7 +4,7 @@ import static dev.mero.mcp.ServerProcess.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.catalogue.ToolDescriptor;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Files;

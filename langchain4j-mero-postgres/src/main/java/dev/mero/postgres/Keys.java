@@ -1,7 +1,7 @@
 package dev.mero.postgres;
 
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,9 +1,9 @@
 package dev.mero.postgres;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.approval.ApprovalRequest;

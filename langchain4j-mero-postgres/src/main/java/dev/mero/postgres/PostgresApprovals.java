@@ -1,7 +1,7 @@
 package dev.mero.postgres;
 
 import dev.mero.core.ApprovalTimeoutException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.approval.ApprovalDecision;

@@ -1,6 +1,6 @@
 package dev.mero.postgres;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimitStore;
 

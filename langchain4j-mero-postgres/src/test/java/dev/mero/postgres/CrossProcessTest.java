@@ -1,7 +1,7 @@
 package dev.mero.postgres;
 
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.approval.ApprovalRequest;
 import dev.mero.core.approval.ApprovalStore;

@@ -1,10 +1,10 @@
 package dev.mero.postgres;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.RateLimitedException;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

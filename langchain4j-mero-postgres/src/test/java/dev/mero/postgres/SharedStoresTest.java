@@ -2,7 +2,7 @@ package dev.mero.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.mero.core.ApprovalTimeoutException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.RateLimitedException;

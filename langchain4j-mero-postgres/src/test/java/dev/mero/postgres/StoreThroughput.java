@@ -1,7 +1,7 @@
 package dev.mero.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;

@@ -3,7 +3,7 @@ package dev.mero.springai;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.catalogue.ToolDescriptor;
 import dev.mero.core.ops.ToolResponse;
 import java.util.Objects;
 import org.springframework.ai.chat.model.ToolContext;

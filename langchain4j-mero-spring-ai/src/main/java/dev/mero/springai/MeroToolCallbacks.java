@@ -3,7 +3,7 @@ package dev.mero.springai;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.catalogue.ToolDescriptor;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

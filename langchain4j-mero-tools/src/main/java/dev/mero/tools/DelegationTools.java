@@ -4,7 +4,7 @@ import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.NarrowingBuilder;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.SecurityContext;

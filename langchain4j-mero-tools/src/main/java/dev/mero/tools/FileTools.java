@@ -4,7 +4,7 @@ import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.ops.FileToolTexts;
+import dev.mero.core.catalogue.FileToolTexts;
 import dev.mero.core.ops.MeroOperations;
 import java.util.Objects;
 

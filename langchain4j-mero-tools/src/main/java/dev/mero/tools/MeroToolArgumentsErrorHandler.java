@@ -6,11 +6,11 @@ import dev.langchain4j.service.tool.ToolErrorContext;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.error.ToolFailures;
 import dev.mero.core.ops.ToolArguments;
-import dev.mero.core.ops.ToolCatalogue;
-import dev.mero.core.ops.ToolDescriptor;
+import dev.mero.core.catalogue.ToolCatalogue;
+import dev.mero.core.catalogue.ToolDescriptor;
 import java.util.Objects;
 import java.util.Optional;
 

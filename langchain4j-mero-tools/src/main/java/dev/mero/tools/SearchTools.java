@@ -5,7 +5,7 @@ import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.invocation.InvocationParameters;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
-import dev.mero.core.ops.SearchToolTexts;
+import dev.mero.core.catalogue.SearchToolTexts;
 import java.util.Objects;
 
 /**

@@ -13,7 +13,7 @@ import dev.langchain4j.service.UserMessage;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.ops.ToolCatalogue;
+import dev.mero.core.catalogue.ToolCatalogue;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -10,10 +10,10 @@ import dev.langchain4j.model.chat.request.json.JsonNumberSchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
-import dev.mero.core.ops.ParameterType;
-import dev.mero.core.ops.ToolDescriptor;
-import dev.mero.core.ops.ToolHints;
-import dev.mero.core.ops.ToolParameter;
+import dev.mero.core.catalogue.ParameterType;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
+import dev.mero.core.catalogue.ToolParameter;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ToolCatalogue;
+
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;

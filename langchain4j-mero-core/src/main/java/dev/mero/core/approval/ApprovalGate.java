@@ -3,7 +3,7 @@ package dev.mero.core.approval;
 import dev.mero.core.ApprovalDeniedException;
 import dev.mero.core.ApprovalTimeoutException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;

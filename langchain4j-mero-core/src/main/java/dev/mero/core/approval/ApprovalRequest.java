@@ -1,9 +1,9 @@
 package dev.mero.core.approval;
 
-import dev.mero.core.ContentDigest;
-import dev.mero.core.Messages;
+import dev.mero.core.path.ContentDigest;
+import dev.mero.core.message.Messages;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -215,7 +215,7 @@ public final class ApprovalRequest {
     }
 
     /**
-     * The SHA-256 digest (64 lower-case hex digits, see {@link dev.mero.core.ContentDigest}) of the complete new
+     * The SHA-256 digest (64 lower-case hex digits, see {@link dev.mero.core.path.ContentDigest}) of the complete new
      * content or edit the action writes: an approval covers this content and no other.
      *
      * @return the digest, absent for an action that writes no content
@@ -444,7 +444,7 @@ public final class ApprovalRequest {
         /**
          * Sets the SHA-256 digest of the complete new content or edit the action writes.
          *
-         * @param contentDigest 64 lower-case hex digits (see {@link dev.mero.core.ContentDigest}), or {@code null}
+         * @param contentDigest 64 lower-case hex digits (see {@link dev.mero.core.path.ContentDigest}), or {@code null}
          * @return this builder
          * @throws IllegalArgumentException if the text is not such a digest
          */

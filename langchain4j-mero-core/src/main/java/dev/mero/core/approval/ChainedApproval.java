@@ -1,7 +1,7 @@
 package dev.mero.core.approval;
 
 import dev.mero.core.ApprovalTimeoutException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

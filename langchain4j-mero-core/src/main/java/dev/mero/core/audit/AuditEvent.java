@@ -1,8 +1,8 @@
 package dev.mero.core.audit;
 
-import dev.mero.core.ContentDigest;
+import dev.mero.core.path.ContentDigest;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.Permission;
 
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.mero.core.command;
 
-import dev.mero.core.Messages;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.message.Messages;
+import dev.mero.core.path.ResolvedPath;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 import java.util.ArrayList;
 import java.util.List;

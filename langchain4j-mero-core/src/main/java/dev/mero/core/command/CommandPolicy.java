@@ -2,11 +2,11 @@ package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.PermissionDeniedException;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.command.guard.ArgumentGuards;

@@ -1,6 +1,6 @@
 package dev.mero.core.command;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.OperationFailedException;
 
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.mero.core.command;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 import java.util.ArrayList;
 import java.util.List;

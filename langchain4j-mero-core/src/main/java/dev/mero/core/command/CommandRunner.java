@@ -2,9 +2,9 @@ package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.OperationFailedException;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

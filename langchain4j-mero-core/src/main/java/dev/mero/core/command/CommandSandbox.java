@@ -1,7 +1,7 @@
 package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 import java.nio.file.Path;
 import java.util.Objects;

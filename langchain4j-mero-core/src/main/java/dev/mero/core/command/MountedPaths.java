@@ -2,7 +2,7 @@ package dev.mero.core.command;
 
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 
 import java.nio.file.Path;

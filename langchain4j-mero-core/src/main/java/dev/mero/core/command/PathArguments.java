@@ -2,10 +2,10 @@ package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 
 import java.io.ByteArrayOutputStream;

@@ -1,7 +1,7 @@
 package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 /**
  * The shell constructs a command line may not contain, each with the message that tells a model why and what

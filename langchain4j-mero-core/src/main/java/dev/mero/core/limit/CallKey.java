@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.mero.core.ContentDigest;
-import dev.mero.core.Messages;
+import dev.mero.core.path.ContentDigest;
+import dev.mero.core.message.Messages;
 
 import java.util.Objects;
 

@@ -5,11 +5,11 @@ import static java.nio.file.StandardOpenOption.APPEND;
 import static java.nio.file.StandardOpenOption.CREATE;
 import static java.nio.file.StandardOpenOption.WRITE;
 
-import dev.mero.core.ContentDigest;
-import dev.mero.core.Messages;
-import dev.mero.core.Operation;
+import dev.mero.core.path.ContentDigest;
+import dev.mero.core.message.Messages;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.PathAccessDeniedException;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.ByteBuffer;

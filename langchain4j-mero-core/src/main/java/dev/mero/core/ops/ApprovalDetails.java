@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * What a human approving a change sees besides the action: the start of the new content, or the diff of an
  * edit. The text may be cut; the approval is bound to the complete change by the content digest that goes
- * with the request ({@link dev.mero.core.SecurityContext#guard(dev.mero.core.Operation, String, String, String)}),
+ * with the request ({@link dev.mero.core.SecurityContext#guard(dev.mero.core.guard.Operation, String, String, String)}),
  * never by this preview.
  */
 final class ApprovalDetails {

@@ -3,9 +3,9 @@ package dev.mero.core.ops;
 import static java.nio.file.StandardOpenOption.CREATE_NEW;
 import static java.nio.file.StandardOpenOption.WRITE;
 
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.mero.core.ops;
 
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.ScopeDeniedException;
 import dev.mero.core.SecurityContext;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.Messages;
-import dev.mero.core.Operation;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.message.Messages;
+import dev.mero.core.guard.Operation;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 
 /**

@@ -1,10 +1,10 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.Messages;
-import dev.mero.core.Operation;
+import dev.mero.core.message.Messages;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathAccessDeniedException;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

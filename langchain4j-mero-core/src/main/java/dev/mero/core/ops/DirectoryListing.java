@@ -1,6 +1,6 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import java.io.IOException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;

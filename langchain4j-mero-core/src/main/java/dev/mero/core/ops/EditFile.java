@@ -2,12 +2,12 @@ package dev.mero.core.ops;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.mero.core.ContentDigest;
-import dev.mero.core.Messages;
-import dev.mero.core.Operation;
+import dev.mero.core.path.ContentDigest;
+import dev.mero.core.message.Messages;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -4,7 +4,7 @@ import static java.nio.file.StandardOpenOption.READ;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;

@@ -1,6 +1,11 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.Messages;
+import dev.mero.core.catalogue.ParameterType;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
+import dev.mero.core.catalogue.ToolParameter;
+
+import dev.mero.core.message.Messages;
 
 /**
  * A glob a model wrote, matched against paths relative to the searched directory. A pattern without {@code '/'}
@@ -68,7 +73,7 @@ public final class GlobPattern {
 
     /** Names the argument of a configured glob in {@link #compile}'s refusal, which {@link #of} rewords. */
     private static final ToolDescriptor CONFIGURED = ToolDescriptor.builder().name("protected_paths")
-            .description("A configured glob").operation(dev.mero.core.Operation.FILE_READ)
+            .description("A configured glob").operation(dev.mero.core.guard.Operation.FILE_READ)
             .permission(dev.mero.core.Permission.READ).hints(ToolHints.of(true, false, true, false))
             .parameter(ToolParameter.required("pattern", ParameterType.STRING, "The glob")).build();
 

@@ -1,6 +1,6 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;

@@ -1,9 +1,17 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.CommandToolTexts;
+import dev.mero.core.catalogue.DirectoryToolTexts;
+import dev.mero.core.catalogue.FileToolTexts;
+import dev.mero.core.catalogue.SearchToolTexts;
+import dev.mero.core.catalogue.SyncToolTexts;
+import dev.mero.core.catalogue.ToolCatalogue;
+import dev.mero.core.catalogue.ToolDescriptor;
+
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
-import dev.mero.core.Operation;
+import dev.mero.core.message.Messages;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;

@@ -3,10 +3,10 @@ package dev.mero.core.ops;
 import static java.nio.file.StandardOpenOption.READ;
 
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
-import dev.mero.core.Operation;
+import dev.mero.core.message.Messages;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.OperationFailedException;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.channels.Channels;

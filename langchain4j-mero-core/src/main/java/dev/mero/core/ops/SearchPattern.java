@@ -1,5 +1,7 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ToolDescriptor;
+
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 

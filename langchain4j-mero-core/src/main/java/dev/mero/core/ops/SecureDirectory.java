@@ -1,6 +1,6 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.FileNameEncoding;
+import dev.mero.core.path.FileNameEncoding;
 import dev.mero.core.PathEntry;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;

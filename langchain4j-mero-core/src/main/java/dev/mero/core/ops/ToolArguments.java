@@ -1,12 +1,16 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ParameterType;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolParameter;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.mero.core.InvalidInputException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,7 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ToolDescriptor;
+
 import dev.mero.core.MeroToolsException;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ToolDescriptor;
+
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;

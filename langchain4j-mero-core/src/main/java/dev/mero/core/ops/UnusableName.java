@@ -1,6 +1,6 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.FileNameEncoding;
+import dev.mero.core.path.FileNameEncoding;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 

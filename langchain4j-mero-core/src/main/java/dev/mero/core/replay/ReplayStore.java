@@ -1,7 +1,7 @@
 package dev.mero.core.replay;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.OperationFailedException;
 import dev.mero.core.error.ToolError;
 

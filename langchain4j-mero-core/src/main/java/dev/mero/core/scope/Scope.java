@@ -1,6 +1,6 @@
 package dev.mero.core.scope;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package dev.mero.core.approval;
 
 import dev.mero.core.PathEntry;
-import dev.mero.core.ContentDigest;
+import dev.mero.core.path.ContentDigest;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

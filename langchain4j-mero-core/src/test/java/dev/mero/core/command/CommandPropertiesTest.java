@@ -2,7 +2,7 @@ package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;

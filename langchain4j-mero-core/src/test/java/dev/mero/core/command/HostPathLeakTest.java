@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
@@ -51,7 +51,7 @@ class HostPathLeakTest {
                 () -> context.guard(Operation.FILE_READ, path));
 
         assertNoHostPathForTheModel(denial);
-        assertThat(denial.toModelText()).contains(dev.mero.core.Messages.quote(path));
+        assertThat(denial.toModelText()).contains(dev.mero.core.message.Messages.quote(path));
     }
 
     @Test
@@ -89,7 +89,7 @@ class HostPathLeakTest {
                 () -> context.guardCommand(line, "/ws"));
 
         assertNoHostPathForTheModel(denial);
-        assertThat(denial.toModelText()).startsWith("Denied: Command " + dev.mero.core.Messages.quote(line));
+        assertThat(denial.toModelText()).startsWith("Denied: Command " + dev.mero.core.message.Messages.quote(line));
         assertThat(deniedEvent().detail()).hasValueSatisfying(detail -> assertThat(detail)
                 .contains(w.root.getParent().toString()));
     }

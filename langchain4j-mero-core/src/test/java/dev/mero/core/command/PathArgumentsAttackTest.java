@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mero.core.CommandDeniedException;
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -41,7 +41,7 @@ class RepositoryAndWriteAttackTest {
 
         assertThatThrownBy(() -> context.checkPathAccess(path, Permission.WRITE))
                 .isInstanceOf(PathAccessDeniedException.class)
-                .hasMessage("Path " + dev.mero.core.Messages.quote(path) + " is inside a '.git' directory, which may "
+                .hasMessage("Path " + dev.mero.core.message.Messages.quote(path) + " is inside a '.git' directory, which may "
                         + "not be changed in context 'worker_1': a repository's configuration and hooks can make git "
                         + "run programs. Change the repository with git commands instead.");
         assertThatThrownBy(() -> context.checkPathAccess(path, Permission.DELETE))

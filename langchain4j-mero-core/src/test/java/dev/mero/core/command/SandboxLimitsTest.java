@@ -2,7 +2,7 @@ package dev.mero.core.command;
 
 import dev.mero.core.CommandDeniedException;
 import dev.mero.core.InvalidPolicyException;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -78,7 +78,7 @@ final class OpsWorkspace {
                 return name + "/";
             }
             if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                return name + " " + dev.mero.core.ContentDigest.of(Files.readAllBytes(p));
+                return name + " " + dev.mero.core.path.ContentDigest.of(Files.readAllBytes(p));
             }
             return name + " (special)";
         } catch (IOException e) {

@@ -104,7 +104,7 @@ class RaceAttackTest {
         assertThat(file).hasContent("one two three");
         assertThat(requests).singleElement().satisfies(r -> {
             assertThat(r.details().orElseThrow()).contains("-one two\n+one 2\n");
-            assertThat(r.contentDigest()).contains(dev.mero.core.ContentDigest.of("one 2\n"));
+            assertThat(r.contentDigest()).contains(dev.mero.core.path.ContentDigest.of("one 2\n"));
         });
     }
 

@@ -1,5 +1,11 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ParameterType;
+import dev.mero.core.catalogue.ToolCatalogue;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
+import dev.mero.core.catalogue.ToolParameter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -189,7 +195,7 @@ class ResponsePathTest {
                 .startsWith("Denied: Context 'alice' lacks scope 'files:file:write'");
         assertThat(callers.operationsFor(Map.of(CallerNarrowing.CALLER, "bob",
                 CallerNarrowing.SCOPES, "files:*:read, files:file:write")).context().scopes().permits(
-                        dev.mero.core.Operation.FILE_WRITE.scope())).isTrue();
+                        dev.mero.core.guard.Operation.FILE_WRITE.scope())).isTrue();
         assertThat(callers.operationsFor(Map.of(CallerNarrowing.CALLER, "carol")).context().name())
                 .isEqualTo("carol");
 

@@ -80,8 +80,8 @@ class SearchTextFastPathProperties {
         String regex = (literal.startsWith("(?i)") ? "(?i)" : "") + "(?:" + body + ")";
         String fast = search(literal);
         String slow = search(regex);
-        assertThat(fast).isEqualTo(slow.replace(dev.mero.core.Messages.quote(regex),
-                dev.mero.core.Messages.quote(literal)));
+        assertThat(fast).isEqualTo(slow.replace(dev.mero.core.message.Messages.quote(regex),
+                dev.mero.core.message.Messages.quote(literal)));
     }
 
     @Provide

@@ -52,7 +52,7 @@ class SearchTextFastPathTest {
     }
 
     private static String quoted(String pattern) {
-        return dev.mero.core.Messages.quote(pattern);
+        return dev.mero.core.message.Messages.quote(pattern);
     }
 
     private void write(String name, byte[]... parts) throws IOException {

@@ -2,7 +2,7 @@ package dev.mero.core.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mero.core.ContentDigest;
+import dev.mero.core.path.ContentDigest;
 import dev.mero.core.Permission;
 import dev.mero.core.approval.ApprovalDecision;
 import dev.mero.core.approval.ApprovalRequest;

@@ -3,7 +3,7 @@ package dev.mero.core.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.mero.core.FileNameEncoding;
+import dev.mero.core.path.FileNameEncoding;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.catalogue.ToolCatalogue;
+import dev.mero.core.catalogue.ToolDescriptor;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

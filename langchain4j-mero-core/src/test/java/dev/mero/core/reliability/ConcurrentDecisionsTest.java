@@ -7,7 +7,7 @@ import static dev.mero.core.Permission.WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mero.core.MeroToolsException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.audit.AuditEvent;

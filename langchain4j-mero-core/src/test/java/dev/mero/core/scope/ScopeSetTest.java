@@ -1,6 +1,6 @@
 package dev.mero.core.scope;
 
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.ScopeDeniedException;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package dev.mero.core.store;
 
 import dev.mero.core.InvalidPolicyException;
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.approval.PendingApprovals;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.limit.CallKey;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mero.core.InvalidPolicyException;
 import dev.mero.core.PathEntry;
 import dev.mero.core.SecurityContext;
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

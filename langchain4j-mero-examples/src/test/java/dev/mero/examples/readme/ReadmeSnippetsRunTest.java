@@ -8,7 +8,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.mero.core.MeroToolsException;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
-import dev.mero.core.ResolvedPath;
+import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import dev.mero.tools.testing.ScriptedChatModel;
 import java.io.IOException;

@@ -2,12 +2,12 @@ package dev.mero.examples.readme;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mero.core.Operation;
+import dev.mero.core.guard.Operation;
 import dev.mero.core.Permission;
-import dev.mero.core.ops.ToolCatalogue;
-import dev.mero.core.ops.ToolDescriptor;
-import dev.mero.core.ops.ToolHints;
-import dev.mero.core.ops.ToolParameter;
+import dev.mero.core.catalogue.ToolCatalogue;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
+import dev.mero.core.catalogue.ToolParameter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

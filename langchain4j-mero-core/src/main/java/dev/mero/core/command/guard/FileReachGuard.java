@@ -158,7 +158,7 @@ final class FileReachGuard extends ProgramGuard {
         if (program.equals("rsync")) {
             for (String operand : scan.operands()) {
                 if (RemoteOperands.isRemote(operand)) {
-                    return refuse("the operand " + dev.mero.core.Messages.quote(operand) + " names another host, "
+                    return refuse("the operand " + dev.mero.core.message.Messages.quote(operand) + " names another host, "
                             + "reached through a remote shell or the network; copy between paths inside the mounted "
                             + "entries");
                 }

@@ -1,6 +1,6 @@
 package dev.mero.core.command.guard;
 
-import dev.mero.core.Messages;
+import dev.mero.core.message.Messages;
 
 import java.util.ArrayList;
 import java.util.HashSet;

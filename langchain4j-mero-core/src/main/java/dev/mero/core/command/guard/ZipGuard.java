@@ -25,7 +25,7 @@ final class ZipGuard extends ProgramGuard {
                 break;
             }
             if (argument.startsWith("-TT") || argument.startsWith("--unzip-command")) {
-                return refuse("the option " + dev.mero.core.Messages.quote(argument) + " runs a command of your "
+                return refuse("the option " + dev.mero.core.message.Messages.quote(argument) + " runs a command of your "
                         + "choice; test the archive with -T alone");
             }
             if (argument.startsWith("--")) {
