@@ -1,6 +1,6 @@
 package dev.mero.benchmarks;
 
-import dev.mero.core.SecurityPolicy;
+import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.mcp.MeroMcpHttpServer;
 import dev.mero.mcp.MeroMcpServer;

@@ -1,6 +1,6 @@
 package dev.mero.mcp;
 
-import dev.mero.core.ServerSettings;
+import dev.mero.core.policy.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
 package dev.mero.mcp;
 
-import dev.mero.core.ServerSettings;
+import dev.mero.core.policy.ServerSettings;
 import java.time.Clock;
 
 /**

@@ -22,7 +22,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
-import dev.mero.core.ServerSettings;
+import dev.mero.core.policy.ServerSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.MalformedURLException;

@@ -1,6 +1,6 @@
 package dev.mero.mcp;
 
-import dev.mero.core.ServerSettings;
+import dev.mero.core.policy.ServerSettings;
 import dev.mero.core.ops.CallerNarrowing;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServer;

@@ -15,7 +15,7 @@ import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
-import dev.mero.core.ServerSettings;
+import dev.mero.core.policy.ServerSettings;
 import dev.mero.core.error.ToolError;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;

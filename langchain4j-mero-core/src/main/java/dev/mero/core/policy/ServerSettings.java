@@ -1,4 +1,4 @@
-package dev.mero.core;
+package dev.mero.core.policy;
 
 import java.net.URI;
 import java.nio.file.Path;

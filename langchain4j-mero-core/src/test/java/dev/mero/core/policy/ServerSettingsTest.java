@@ -1,8 +1,9 @@
-package dev.mero.core;
+package dev.mero.core.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mero.core.InvalidPolicyException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

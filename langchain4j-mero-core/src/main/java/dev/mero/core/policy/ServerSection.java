@@ -1,5 +1,6 @@
-package dev.mero.core;
+package dev.mero.core.policy;
 
+import dev.mero.core.message.Messages;
 import dev.mero.core.scope.Scope;
 import java.net.URI;
 import java.net.URISyntaxException;
