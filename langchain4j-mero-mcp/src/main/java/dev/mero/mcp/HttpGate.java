@@ -44,6 +44,7 @@ final class HttpGate implements Filter {
 
     static final String CALLER_ATTRIBUTE = HttpCaller.class.getName();
     static final String SESSION_HEADER = "Mcp-Session-Id";
+    private static final int MAX_TRACKED_PRINCIPALS = 4096;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpGate.class);
 
@@ -128,6 +129,10 @@ final class HttpGate implements Filter {
                 sessions.closed(session);
             }
             return;
+        }
+        if (inFlight.size() > MAX_TRACKED_PRINCIPALS) {
+            // forget the idle ones: one semaphore per principal ever seen would grow without end
+            inFlight.values().removeIf(idle -> idle.availablePermits() == callsInFlight);
         }
         Semaphore calls = inFlight.computeIfAbsent(caller.principal(), p -> new Semaphore(callsInFlight));
         if (!calls.tryAcquire()) {

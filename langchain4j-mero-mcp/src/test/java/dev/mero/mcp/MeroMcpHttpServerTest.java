@@ -244,6 +244,30 @@ class MeroMcpHttpServerTest {
     }
 
     @Test
+    void aCallerHoldsAtMostItsBoundOfSessionsAndClosingOneFreesIt() throws Exception {
+        String bearer = "Bearer " + server.token(c -> c.subject("frank"));
+        List<String> sessions = new java.util.ArrayList<>();
+        for (int i = 0; i < MeroMcpHttpServer.SESSIONS_PER_CALLER; i++) {
+            sessions.add(server.openSession(bearer));
+        }
+
+        HttpResponse<String> oneMore = server.post(HttpTestServer.INITIALIZE, bearer, Map.of());
+        HttpResponse<String> otherCaller = server.post(HttpTestServer.INITIALIZE, "Bearer " + HttpTestServer.BOB_KEY,
+                Map.of());
+        HttpResponse<String> closed = server.http.send(HttpRequest.newBuilder(URI.create(server.server.endpoint()))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", bearer)
+                .header(HttpGate.SESSION_HEADER, sessions.get(0)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> afterClose = server.post(HttpTestServer.INITIALIZE, bearer, Map.of());
+
+        assertThat(oneMore.statusCode()).isEqualTo(429);
+        assertThat(ToolError.fromJson(oneMore.body()).errorCode()).isEqualTo("rate_limited");
+        assertThat(oneMore.headers().firstValue("Retry-After")).isPresent();
+        assertThat(otherCaller.statusCode()).as("another caller's bound is its own").isEqualTo(200);
+        assertThat(closed.statusCode()).isLessThan(300);
+        assertThat(afterClose.statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void aRequestFromAnOriginNotAllowedIs403() throws Exception {
         HttpResponse<String> hostile = server.post(HttpTestServer.INITIALIZE, "Bearer " + HttpTestServer.ALICE_KEY,
                 Map.of("Origin", "https://evil.test"));
