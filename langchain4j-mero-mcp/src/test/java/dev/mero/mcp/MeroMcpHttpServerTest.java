@@ -93,7 +93,13 @@ class MeroMcpHttpServerTest {
     void aCallerIsRefusedWhatItsCredentialsScopesDoNotGrantAndNothingChanges() throws Exception {
         McpSyncClient alice = server.client(HttpTestServer.ALICE_KEY);
         McpSyncClient readOnlyJwt = server.client(server.token(claims -> claims.claim("scope", List.of("files:*:read"))));
+        McpSyncClient noScopeJwt = server.client(server.token(claims -> claims.claim("scope", null)));
         try {
+            McpSchema.CallToolResult noScope = noScopeJwt.callTool(new McpSchema.CallToolRequest("read_file",
+                    Map.of("path", "/ws/a.txt")));
+            assertThat(HttpTestServer.text(noScope)).as("a token without scopes grants none")
+                    .startsWith("Denied: Context 'carol' lacks scope 'files:file:read' (has: []).");
+
             McpSchema.CallToolResult byKey = alice.callTool(new McpSchema.CallToolRequest("write_file",
                     Map.of("path", "/ws/by-alice.txt", "content", "x")));
             McpSchema.CallToolResult byToken = readOnlyJwt.callTool(new McpSchema.CallToolRequest("write_file",
@@ -114,6 +120,7 @@ class MeroMcpHttpServerTest {
         } finally {
             alice.closeGracefully();
             readOnlyJwt.closeGracefully();
+            noScopeJwt.closeGracefully();
         }
     }
 
