@@ -11,6 +11,7 @@ import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ApprovalGate;
 import dev.mero.core.audit.AuditLog;
+import dev.mero.core.audit.AuditSink;
 import dev.mero.core.command.CheckedCommand;
 import dev.mero.core.command.CommandPolicy;
 import dev.mero.core.command.CommandResult;
@@ -109,7 +110,11 @@ public final class SecurityContext {
         this.replayStore = builder.replayStore;
         this.approvalRequired = Collections.unmodifiableSet(builder.approvalRequired.clone());
         this.approval = builder.approval;
-        this.auditLog = builder.auditLog != null ? builder.auditLog : AuditLog.create();
+        AuditLog log = builder.auditLog != null ? builder.auditLog : AuditLog.create();
+        for (AuditSink sink : builder.auditSinks) {
+            log = log.withSink(sink);
+        }
+        this.auditLog = log;
         List<RateLimiter> limiters = new ArrayList<>();
         if (rateLimiter != null) {
             limiters.add(rateLimiter);
@@ -848,6 +853,7 @@ public final class SecurityContext {
         private final EnumSet<Permission> approvalRequired = EnumSet.noneOf(Permission.class);
         private ApprovalBackend approval;
         private AuditLog auditLog;
+        private final List<AuditSink> auditSinks = new ArrayList<>();
         private final CommandPolicy.Builder commands = CommandPolicy.builder();
         private CommandRunner commandRunner;
         private Logger warnings = LOGGER;
@@ -1205,6 +1211,20 @@ public final class SecurityContext {
          */
         public Builder auditLog(AuditLog auditLog) {
             this.auditLog = Objects.requireNonNull(auditLog, "auditLog");
+            return this;
+        }
+
+        /**
+         * Adds a sink to the audit log this context records to, whether {@link #auditLog(AuditLog)} set it (as a
+         * policy file's {@code audit} section does) or not, for example
+         * {@link dev.mero.core.metrics.MeroMetrics#auditSink(dev.mero.core.metrics.MeroMetrics) metrics}; call
+         * once per sink.
+         *
+         * @param sink the sink, called after the audit log's own sinks
+         * @return this builder
+         */
+        public Builder auditSink(AuditSink sink) {
+            auditSinks.add(Objects.requireNonNull(sink, "sink"));
             return this;
         }
 

@@ -115,6 +115,20 @@ public final class AuditLog {
     }
 
     /**
+     * This log with one more sink after its own, failing open or closed as this one does; this log is unchanged.
+     *
+     * @param sink the sink to add
+     * @return a new audit log
+     */
+    public AuditLog withSink(AuditSink sink) {
+        Objects.requireNonNull(sink, "sink");
+        List<AuditSink> all = new ArrayList<>();
+        sinks.forEach(guarded -> all.add(guarded.sink));
+        all.add(sink);
+        return new AuditLog(logger, all, failClosed);
+    }
+
+    /**
      * The number of sinks this log writes to besides the logger.
      *
      * @return the sink count

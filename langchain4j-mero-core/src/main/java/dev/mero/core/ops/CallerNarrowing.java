@@ -85,7 +85,7 @@ public final class CallerNarrowing {
                     + "within the context's own scopes, or the name is malformed. Nothing was run.");
         }
         MeroOperations narrowedOperations = MeroOperations.builder(narrowed).limits(operations.limits())
-                .catalogue(operations.catalogue()).build();
+                .catalogue(operations.catalogue()).metrics(operations.metrics()).build();
         if (callers.size() >= MAX_CALLERS) {
             callers.clear();
         }

@@ -15,6 +15,8 @@ import dev.mero.core.guard.Operation;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.SecurityContext;
+import dev.mero.core.metrics.MeroMetrics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -46,11 +48,13 @@ public final class MeroOperations {
     private final ToolCatalogue catalogue;
     private final OperationLimits limits;
     private final Map<String, ToolOperation> operations;
+    private final MeroMetrics metrics;
 
     private MeroOperations(Builder builder) {
         this.context = builder.context;
         this.catalogue = builder.catalogue;
         this.limits = builder.limits;
+        this.metrics = builder.metrics;
         Map<String, ToolOperation> map = new HashMap<>();
         map.put(FileToolTexts.READ_FILE, new ReadFile(context, limits));
         map.put(FileToolTexts.WRITE_FILE, new WriteFile(context, limits));
@@ -67,7 +71,7 @@ public final class MeroOperations {
         map.put(DirectoryToolTexts.DELETE_DIRECTORY, new DeleteDirectory(context, limits));
         map.put(SearchToolTexts.FIND_FILES, new FindFiles(context, limits));
         map.put(SearchToolTexts.SEARCH_TEXT, new SearchText(context, limits));
-        map.put(CommandToolTexts.RUN_COMMAND, new RunCommand(context));
+        map.put(CommandToolTexts.RUN_COMMAND, new RunCommand(context, metrics));
         map.put(SyncToolTexts.SYNC_DIRECTORY, new SyncDirectory(context, limits));
         map.keySet().retainAll(catalogueNames(catalogue));
         this.operations = Map.copyOf(map);
@@ -118,6 +122,15 @@ public final class MeroOperations {
      */
     public OperationLimits limits() {
         return limits;
+    }
+
+    /**
+     * Where tool calls and command runs are counted.
+     *
+     * @return the metrics ({@link MeroMetrics#none()} unless the builder set some)
+     */
+    public MeroMetrics metrics() {
+        return metrics;
     }
 
     /**
@@ -206,11 +219,22 @@ public final class MeroOperations {
         if (tool == null) {
             return unoffered(toolName);
         }
+        long start = System.nanoTime();
+        String outcome = MeroMetrics.FAILED;
         try {
-            return ToolResponse.success(tool, call(tool.name(), parse.apply(tool)));
+            ToolResponse response = ToolResponse.success(tool, call(tool.name(), parse.apply(tool)));
+            outcome = MeroMetrics.SUCCESS;
+            return response;
         } catch (MeroToolsException e) {
+            outcome = outcome(e);
             return ToolResponse.failure(e);
+        } finally {
+            metrics.toolCall(tool.name(), outcome, Duration.ofNanos(System.nanoTime() - start));
         }
+    }
+
+    private static String outcome(MeroToolsException failure) {
+        return failure.isDenial() ? MeroMetrics.DENIED : MeroMetrics.FAILED;
     }
 
     /**
@@ -224,10 +248,12 @@ public final class MeroOperations {
      */
     public ToolResponse unoffered(String toolName) {
         if (toolName != null && operations.containsKey(toolName)) {
+            metrics.toolCall(toolName, MeroMetrics.DENIED, Duration.ZERO);
             return ToolResponse.failure(new MeroToolsException("the tool " + Messages.quote(toolName)
                     + " is not available to you in context " + Messages.quote(context.name()) + ": nothing here "
                     + "grants what it needs. Use the tools you were given; list_roots shows what you may do where."));
         }
+        metrics.toolCall(MeroMetrics.UNKNOWN_TOOL, MeroMetrics.FAILED, Duration.ZERO);
         return ToolResponse.failure(new InvalidInputException("there is no tool " + Messages.quote(toolName)
                 + " available to you. Use one of the tools you were given; list_roots shows what you may do "
                 + "where."));
@@ -290,6 +316,7 @@ public final class MeroOperations {
         private final SecurityContext context;
         private ToolCatalogue catalogue = ToolCatalogue.standard();
         private OperationLimits limits = OperationLimits.defaults();
+        private MeroMetrics metrics = MeroMetrics.none();
 
         private Builder(SecurityContext context) {
             this.context = Objects.requireNonNull(context, "context");
@@ -314,6 +341,18 @@ public final class MeroOperations {
          */
         public Builder catalogue(ToolCatalogue catalogue) {
             this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+            return this;
+        }
+
+        /**
+         * Sets where tool calls ({@link MeroMetrics#toolCall}) and command runs ({@link MeroMetrics#sandboxRun})
+         * are counted; operations narrowed for a caller count in the same place.
+         *
+         * @param metrics the metrics (default {@link MeroMetrics#none()})
+         * @return this builder
+         */
+        public Builder metrics(MeroMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
         }
 

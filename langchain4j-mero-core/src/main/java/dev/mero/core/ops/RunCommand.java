@@ -2,6 +2,7 @@ package dev.mero.core.ops;
 
 import dev.mero.core.SecurityContext;
 import dev.mero.core.command.CommandResult;
+import dev.mero.core.metrics.MeroMetrics;
 import java.time.Duration;
 import java.util.OptionalInt;
 
@@ -14,9 +15,11 @@ import java.util.OptionalInt;
 final class RunCommand implements ToolOperation {
 
     private final SecurityContext context;
+    private final MeroMetrics metrics;
 
-    RunCommand(SecurityContext context) {
+    RunCommand(SecurityContext context, MeroMetrics metrics) {
         this.context = context;
+        this.metrics = metrics;
     }
 
     @Override
@@ -31,6 +34,7 @@ final class RunCommand implements ToolOperation {
         CommandResult result = seconds.isPresent()
                 ? context.runCommand(command, directory, Duration.ofSeconds(seconds.getAsInt()))
                 : context.runCommand(command, directory);
+        metrics.sandboxRun(result.timedOut() ? MeroMetrics.EXIT_TIMEOUT : Integer.toString(result.exitCode()));
         return render(result);
     }
 

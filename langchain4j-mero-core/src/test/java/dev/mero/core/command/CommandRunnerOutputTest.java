@@ -35,7 +35,9 @@ class CommandRunnerOutputTest {
 
     @Test
     void an_endless_background_writer_does_not_outlive_a_command_that_exited() throws Exception {
-        Path script = Processes.script(dir, "bg.sh", "/usr/bin/yes mero-bg-writer &\n/bin/sleep 0.2\necho started\n");
+        // a name of this run's own: other test JVMs on the machine (PIT's, a parallel build's) run this test too
+        String writer = "mero-bg-writer-" + java.util.UUID.randomUUID();
+        Path script = Processes.script(dir, "bg.sh", "/usr/bin/yes " + writer + " &\n/bin/sleep 0.2\necho started\n");
 
         // the writer never ends by itself: that the run returns at all shows it did not wait for it
         CommandResult result = CommandRunner.builder().outputLimitBytes(1000).build()
@@ -46,7 +48,7 @@ class CommandRunnerOutputTest {
         assertThat(result.stdout()).hasSizeLessThanOrEqualTo(1000 + BoundedOutput.truncationMarker(
                 result.stdoutBytes()).length());
         // killed by the runner, or by SIGPIPE once the JDK closed the pipe of the exited command
-        assertThat(Processes.runningWithArgv("/usr/bin/yes", "mero-bg-writer")).isEmpty();
+        assertThat(Processes.runningWithArgv("/usr/bin/yes", writer)).isEmpty();
     }
 
     @Test

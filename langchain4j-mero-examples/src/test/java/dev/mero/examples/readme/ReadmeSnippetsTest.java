@@ -67,7 +67,8 @@ class ReadmeSnippetsTest {
     private static final List<String> SNIPPET_SOURCES = List.of(
             "langchain4j-mero-examples/src/test/java/dev/mero/examples/readme/ReadmeSnippets.java",
             "langchain4j-mero-postgres/src/test/java/dev/mero/postgres/ReadmeSnippetsPostgres.java",
-            "langchain4j-mero-spring-ai/src/test/java/dev/mero/springai/ReadmeSnippetTest.java");
+            "langchain4j-mero-spring-ai/src/test/java/dev/mero/springai/ReadmeSnippetTest.java",
+            "langchain4j-mero-spring-boot-starter/src/test/java/dev/mero/springboot/StarterApplicationTest.java");
 
     static Map<String, String> regions() throws IOException {
         Map<String, String> regions = new LinkedHashMap<>();
