@@ -15,6 +15,17 @@ java -cp "$jar" dev.mero.benchmarks.DenialMessageSize | tee "$out/denials.txt"
 java -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpLoad 10 32 5 \
   2>/dev/null | tee "$out/http-load.txt"
 # --- end: MCP over Streamable HTTP under load ---
+# --- begin PostgreSQL decision ratio (langchain4j-mero-postgres, StoreDecisionRatio) ---
+# A guarded decision with each shared store against a bare SELECT 1 on the same pool, in one run, on a private
+# server the module starts (as its tests do); skipped where no PostgreSQL server binaries are installed.
+if [ -n "${MERO_PG_BIN:-}" ] || ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
+  mvn -B -ntp -q -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests \
+    | tee "$out/decision-ratio.txt"
+else
+  echo "No PostgreSQL server binaries (install postgresql or set MERO_PG_BIN): decision ratio not measured" \
+    | tee "$out/decision-ratio.txt"
+fi
+# --- end PostgreSQL decision ratio ---
 {
   grep -m1 'model name' /proc/cpuinfo || true
   echo "nproc: $(nproc)"

@@ -202,7 +202,7 @@ public final class NarrowingBuilder {
      *                                  malformed
      */
     public SecurityContext build() {
-        SecurityContext.Builder child = SecurityContext.builder().name(childName);
+        SecurityContext.Builder child = SecurityContext.builder().name(childName).parentLineage(parent.lineage());
         Map<String, PathEntry> parentEntries = new LinkedHashMap<>();
         parent.paths().forEach(entry -> parentEntries.put(entry.slug(), entry));
         for (String slug : List.copyOf(union(allows.keySet(), denies.keySet(), entryApprovals.keySet()))) {

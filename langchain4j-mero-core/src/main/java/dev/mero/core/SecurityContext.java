@@ -80,6 +80,7 @@ public final class SecurityContext {
     private static final Logger LOGGER = LoggerFactory.getLogger(SecurityContext.class);
 
     private final String name;
+    private final String lineage;
     private final List<PathEntry> paths;
     private final Set<Permission> permissions;
     private final PathResolver resolver;
@@ -99,6 +100,7 @@ public final class SecurityContext {
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
+        this.lineage = builder.lineage();
         this.paths = List.copyOf(builder.paths);
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
         this.protection = builder.protection();
@@ -171,6 +173,20 @@ public final class SecurityContext {
     }
 
     /**
+     * The key of this context's shared state: its name qualified by the names of the contexts it was
+     * {@linkplain #narrow(String) narrowed} from, root first, separated by {@code /} (each name with
+     * {@code %} written {@code %25} and {@code /} written {@code %2F}, so that no two lineages are equal). A
+     * context built directly has its own name as lineage (escaped the same way). Shared stores key the rate
+     * limit's bucket and replayed tool calls by it, so that two narrowed contexts of the same name under
+     * different parents never share one.
+     *
+     * @return the lineage, for example {@code support_agent/worker}
+     */
+    public String lineage() {
+        return lineage;
+    }
+
+    /**
      * The mounted entries in declaration order; the first is the default mount for relative paths.
      *
      * @return an immutable list, possibly empty
@@ -237,6 +253,23 @@ public final class SecurityContext {
         return resolver.protectedPattern(Objects.requireNonNull(realPath, "realPath"));
     }
 
+    /**
+     * The protected path glob that covers an entry a walk meets in a directory it entered: as
+     * {@link #protectedPattern(java.nio.file.Path)} for {@code realDirectory/name}, for a directory that is itself
+     * not protected and has no protected directory above it inside any entry (a walk never enters one). Only the
+     * entry's own path is matched, not every directory above it again, and the entries that contain the directory
+     * are found once per directory: the walks of {@code find_files} and {@code directory_tree} ask it for every
+     * entry.
+     *
+     * @param realDirectory the canonical host path of a directory the walk entered
+     * @param name          the name of an entry there
+     * @return the glob, or empty when the entry is not protected
+     */
+    public Optional<String> protectedEntryPattern(java.nio.file.Path realDirectory, String name) {
+        return resolver.protectedEntryPattern(Objects.requireNonNull(realDirectory, "realDirectory"),
+                Objects.requireNonNull(name, "name"));
+    }
+
     /** The protected paths with the exceptions of the default set, for a narrowed child to keep. */
     ProtectedPaths protection() {
         return protection;
@@ -249,11 +282,7 @@ public final class SecurityContext {
      * @throws PermissionDeniedException if the ceiling lacks one of them
      */
     public void checkPermission(Permission... needed) {
-        EnumSet<Permission> missing = permissionSet(needed);
-        missing.removeAll(permissions);
-        if (!missing.isEmpty()) {
-            throw lacks(name, missing, permissions);
-        }
+        resolver.checkPermission(permissionSet(needed));
     }
 
     /**
@@ -284,7 +313,7 @@ public final class SecurityContext {
     public ResolvedPath recheck(ResolvedPath target) {
         Objects.requireNonNull(target, "target");
         try {
-            return resolveAgain(target);
+            return resolver.resolveAgain(target);
         } catch (MeroToolsException refused) {
             guard.recordLateRefusal(refused, target.checkedPermissions(), target.virtualPath());
             throw refused;
@@ -316,26 +345,6 @@ public final class SecurityContext {
             throw refused;
         }
         return now.withContentDigest(guarded.orElse(null));
-    }
-
-    /** Resolves a target again and requires the same real path, without recording anything. */
-    ResolvedPath resolveAgain(ResolvedPath target) {
-        ResolvedPath now = resolver.resolve(target.input(), target.checkedPermissions(), target.followsLastLink());
-        if (now.realPath().equals(target.realPath()) && !now.linkTarget().equals(target.linkTarget())) {
-            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
-                    + "being used: the symbolic link " + Messages.quote(target.virtualPath()) + " now leads elsewhere. "
-                    + "Nothing was done; check the link and try again.").withAuditDetail("link led to "
-                    + target.linkTarget().map(Path::toString).orElse("nothing") + ", now "
-                    + now.linkTarget().map(Path::toString).orElse("nothing"));
-        }
-        if (!now.realPath().equals(target.realPath())) {
-            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
-                    + "being used: it resolved to " + Messages.quote(target.virtualPath())
-                    + " when checked and now resolves to " + Messages.quote(now.virtualPath())
-                    + ". Nothing was done; check the path and try again.").withAuditDetail("resolved to "
-                    + Messages.quote(target.realPath().toString()) + ", now " + Messages.quote(now.realPath().toString()));
-        }
-        return now.withContentDigest(target.contentDigest().orElse(null));
     }
 
     // --- governance: scopes, rate limit, approval and audit around every guarded action ---
@@ -399,7 +408,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is guarded by guardCommand(...), not guard(...)");
         }
         return guard.guard(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -427,7 +436,7 @@ public final class SecurityContext {
             throw new IllegalArgumentException("COMMAND_EXECUTE is run by runCommand(...), not run(...)");
         }
         return guard.run(operation, String.valueOf(path), () -> checkPathAccess(path, permissionsOf(operation)),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -458,7 +467,7 @@ public final class SecurityContext {
         }
         return guard.guard(operation, String.valueOf(path),
                 () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)))
                 .withContentDigest(contentDigest);
     }
 
@@ -487,7 +496,7 @@ public final class SecurityContext {
         }
         return guard.run(operation, String.valueOf(path),
                 () -> resolver.resolve(path, permissionSet(permissionsOf(operation)), false),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
+                ActionGuard.paths(resolver, String.valueOf(path), details, ContentDigest.requireDigestOrNull(contentDigest)),
                 target -> action.apply(target.withContentDigest(contentDigest)), result -> true);
     }
 
@@ -575,7 +584,7 @@ public final class SecurityContext {
             });
         }
         return guard.guard(operations, needed, String.valueOf(path), () -> resolver.resolve(path, needed, followLast),
-                ActionGuard.paths(this::resolveAgain, this::checkPath, String.valueOf(path), null, null));
+                ActionGuard.paths(resolver, String.valueOf(path), null, null));
     }
 
     /**
@@ -685,7 +694,7 @@ public final class SecurityContext {
      * @see CommandPolicy
      */
     public CheckedCommand checkCommand(String commandLine) {
-        return commandPolicy.check(this, commandLine);
+        return commandPolicy.check(resolver, commandLine);
     }
 
     /**
@@ -702,7 +711,7 @@ public final class SecurityContext {
      * @throws InvalidInputException     if the line is malformed or the working directory is not a directory
      */
     public CheckedCommand checkCommand(String commandLine, String workingDirectory) {
-        return commandPolicy.check(this, commandLine, workingDirectory);
+        return commandPolicy.check(resolver, commandLine, workingDirectory);
     }
 
     /**
@@ -720,7 +729,7 @@ public final class SecurityContext {
     public CheckedCommand guardCommand(String commandLine, String workingDirectory) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.guard(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this::checkCommand, subject, workingDirectory));
+                ActionGuard.commands(commandPolicy, resolver, subject, workingDirectory));
     }
 
     /**
@@ -731,7 +740,7 @@ public final class SecurityContext {
                                      Function<CheckedCommand, CommandResult> run) {
         String subject = commandLine == null ? "" : commandLine;
         return guard.run(Operation.COMMAND_EXECUTE, subject, () -> runnableCommand(commandLine, workingDirectory),
-                ActionGuard.commands(this::checkCommand, subject, workingDirectory),
+                ActionGuard.commands(commandPolicy, resolver, subject, workingDirectory),
                 command -> run.apply(command).withOutput(resolver::virtualised), CommandResult::succeeded);
     }
 
@@ -820,10 +829,6 @@ public final class SecurityContext {
                 + ", permissions=" + Messages.permissions(permissions) + "}";
     }
 
-    static PermissionDeniedException lacks(String contextName, Set<Permission> missing, Set<Permission> has) {
-        return new PermissionDeniedException(Messages.lacksPermissions(contextName, missing, has));
-    }
-
     private static Permission[] permissionsOf(Operation operation) {
         return operation.permissions().toArray(new Permission[0]);
     }
@@ -841,6 +846,7 @@ public final class SecurityContext {
     public static final class Builder {
 
         private String name = "default";
+        private String parentLineage;
         private final List<PathEntry> paths = new ArrayList<>();
         private EnumSet<Permission> permissions = EnumSet.allOf(Permission.class);
         private ScopeSet scopes = ScopeSet.unrestricted();
@@ -1160,7 +1166,19 @@ public final class SecurityContext {
                 return rateLimiter;
             }
             return rateLimitStore == null ? RateLimiter.of(rateLimit)
-                    : RateLimiter.shared(rateLimit, rateLimitStore, name);
+                    : RateLimiter.shared(rateLimit, rateLimitStore, lineage());
+        }
+
+        /** This context's lineage: the parent's followed by its own escaped name, or the escaped name alone. */
+        private String lineage() {
+            String own = name.replace("%", "%25").replace("/", "%2F");
+            return parentLineage == null ? own : parentLineage + "/" + own;
+        }
+
+        /** Makes the context a narrowed child of the context with this lineage. */
+        Builder parentLineage(String lineage) {
+            this.parentLineage = Objects.requireNonNull(lineage, "lineage");
+            return this;
         }
 
         /**

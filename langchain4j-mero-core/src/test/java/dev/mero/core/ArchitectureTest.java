@@ -29,6 +29,7 @@ import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.Wi
 import static com.tngtech.archunit.lang.conditions.ArchPredicates.is;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -130,13 +131,10 @@ class ArchitectureTest {
     private static final List<Class<?>> FACADE = List.of(SecurityContext.class, NarrowingBuilder.class);
 
     /**
-     * The known cycles, frozen by name until they are broken: the command policy still calls back into the facade
-     * for its path checks, and the protected paths compile their globs with the tools' glob type in
-     * {@code dev.mero.core.ops}. A new dependency that closes a cycle breaks the rule.
+     * The known cycle, frozen by name until it is broken: the protected paths compile their globs with the tools'
+     * glob type in {@code dev.mero.core.ops}. A new dependency that closes a cycle breaks the rules below.
      */
     private static final List<String> FROZEN_CYCLE_EDGES = List.of(
-            "dev.mero.core.command.CommandPolicy -> dev.mero.core.SecurityContext",
-            "dev.mero.core.command.MountedPaths -> dev.mero.core.SecurityContext",
             "dev.mero.core.path.ProtectedPaths -> dev.mero.core.ops.GlobPattern");
 
     /**
@@ -195,6 +193,71 @@ class ArchitectureTest {
             outer = outer.getEnclosingClass().get();
         }
         return outer.getName();
+    }
+
+    /**
+     * The core's layers, from the top: the bindings (other modules, absent here), the operations (the tools, their
+     * catalogue), the facade ({@link #FACADE} and the policy files that build it), the guard (every action's
+     * governance: scope, rate limit, approval, audit, replay and their stores), the rules (paths, commands, scopes)
+     * and the words (messages, error codes and the seed's words in the root package). A layer uses only the
+     * layers below it.
+     */
+    private static final ArchRule LAYERS = layers("dev.mero.core");
+
+    /** The layered rule over the packages of {@code base}, whose root package holds the facade. */
+    private static ArchRule layers(String base) {
+        String root = base + ".";
+        return layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
+                .layer("bindings").definedBy("dev.mero.tools..", "dev.mero.springai..", "dev.mero.mcp..")
+                .layer("operations").definedBy(root + "ops..", root + "catalogue..")
+                .layer("facade").definedBy(DescribedPredicate.describe("the facade of " + base,
+                        javaClass -> isFacadeOf(base, javaClass) || javaClass.getPackageName().startsWith(root + "policy")))
+                .layer("guard").definedBy(root + "guard..", root + "approval..", root + "audit..", root + "limit..",
+                        root + "replay..", root + "store..")
+                .layer("rules").definedBy(root + "path..", root + "command..", root + "scope..")
+                .layer("words").definedBy(DescribedPredicate.describe("the words of " + base,
+                        javaClass -> javaClass.getPackageName().startsWith(root + "message")
+                                || javaClass.getPackageName().startsWith(root + "error")
+                                || javaClass.getPackageName().equals(base) && !isFacadeOf(base, javaClass)))
+                .whereLayer("bindings").mayNotBeAccessedByAnyLayer()
+                .whereLayer("operations").mayOnlyBeAccessedByLayers("bindings")
+                .whereLayer("facade").mayOnlyBeAccessedByLayers("bindings", "operations")
+                .whereLayer("guard").mayOnlyBeAccessedByLayers("bindings", "operations", "facade")
+                .whereLayer("rules").mayOnlyBeAccessedByLayers("bindings", "operations", "facade", "guard")
+                .ignoreDependency(DescribedPredicate.describe("a frozen edge's origin",
+                                origin -> FROZEN_CYCLE_EDGES.stream().anyMatch(edge -> edge.startsWith(topLevelName(origin) + " -> "))),
+                        DescribedPredicate.describe("a frozen edge's target",
+                                target -> FROZEN_CYCLE_EDGES.stream().anyMatch(edge -> edge.endsWith(" -> " + topLevelName(target)))));
+    }
+
+    /**
+     * Below the facade, nothing names {@code SecurityContext}: the rules and the guard receive what they decide
+     * on, and only the operations (and the bindings above them) hold a context.
+     */
+    private static final ArchRule FACADE_NAMED_ONLY_FROM_ABOVE = facadeNamedOnlyFromAbove("dev.mero.core");
+
+    private static ArchRule facadeNamedOnlyFromAbove(String base) {
+        String root = base + ".";
+        return noClasses().that().resideInAPackage(base + "..")
+                .and().resideOutsideOfPackages(root + "ops..", root + "catalogue..", root + "policy..")
+                .and(DescribedPredicate.describe("are not the facade", javaClass -> !isFacadeOf(base, javaClass)))
+                .should().dependOnClassesThat().haveFullyQualifiedName(root + "SecurityContext")
+                .because("the facade only delegates: no class below it calls back into it");
+    }
+
+    private static boolean isFacadeOf(String base, JavaClass javaClass) {
+        String name = topLevelName(javaClass);
+        return FACADE.stream().anyMatch(type -> name.equals(base + "." + type.getSimpleName()));
+    }
+
+    @Test
+    void each_layer_uses_only_the_layers_below_it() {
+        LAYERS.check(core);
+    }
+
+    @Test
+    void no_class_below_the_facade_names_the_security_context() {
+        FACADE_NAMED_ONLY_FROM_ABOVE.check(core);
     }
 
     @Test
@@ -283,6 +346,10 @@ class ArchitectureTest {
         JavaClasses cycles = new ClassFileImporter().importPackages("dev.mero.core.archfixture.cycle");
         assertViolation(packagesFreeOfCycles("dev.mero.core.archfixture.cycle"), cycles, "Hub.spoke()");
         assertViolation(packagesFreeOfCycles("dev.mero.core.archfixture.cycle"), cycles, "Ping.pong()");
+        JavaClasses layered = new ClassFileImporter().importPackages("dev.mero.core.archfixture.layers");
+        assertViolation(layers("dev.mero.core.archfixture.layers"), layered, "Climber.callBack(");
+        assertViolation(layers("dev.mero.core.archfixture.layers"), layered, "Climber.useATool()");
+        assertViolation(facadeNamedOnlyFromAbove("dev.mero.core.archfixture.layers"), layered, "Climber.callBack(");
     }
 
     private static void assertViolation(ArchRule rule, JavaClasses classes, String culprit) {

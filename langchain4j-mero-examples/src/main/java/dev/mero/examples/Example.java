@@ -18,6 +18,8 @@ enum Example {
             ManagerAgent::run),
     /** Writes and deletes wait for a human. */
     APPROVAL("approval", "writes and deletes wait for a human's approval on the console", ApprovalAgent::run),
+    /** Writes wait for a person in the approval inbox, a web page on loopback. */
+    INBOX("inbox", "writes wait for a click in the approval inbox, a web page on loopback", InboxAgent::run),
     /** The workspace assistant configured from a YAML policy file. */
     POLICY("policy", "the workspace assistant, its context loaded from a YAML policy file", PolicyAgent::run),
     /** The same tools from Spring AI. */

@@ -26,16 +26,18 @@ final class PostgresAuditSink implements AuditSink {
 
     private final Sql sql;
     private final String instance;
+    private final String auditTable;
 
     PostgresAuditSink(Sql sql, String instance) {
         this.sql = sql;
+        this.auditTable = sql.qualified("mero_audit");
         this.instance = instance;
     }
 
     @Override
     public void write(AuditEvent event) {
-        sql.run("audit", connection -> {
-            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_audit (occurred_at,"
+        sql.call("audit", connection -> { // one round trip: the statement names nothing the path resolves
+            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO " + auditTable + " (occurred_at,"
                     + " event_type, outcome, context_name, action, subject, permissions, reason, error_code,"
                     + " request_id, targets, content_sha256, instance, detail)"
                     + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {

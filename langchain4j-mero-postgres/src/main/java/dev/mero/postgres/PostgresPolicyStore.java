@@ -67,7 +67,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         this.pollInterval = builder.pollInterval;
         this.instance = builder.instance;
         this.notifications = new Notifications(builder.dataSource);
-        this.rateLimits = new PostgresRateLimitStore(sql);
+        this.rateLimits = new PostgresRateLimitStore(sql, builder.limitHold);
         this.retryBudgets = new PostgresRetryBudgetStore(sql);
         this.replays = new PostgresReplayStore(sql, notifications, pollInterval, builder.replayLease);
         this.auditSink = new PostgresAuditSink(sql, instance);
@@ -246,6 +246,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         private Duration timeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofSeconds(1);
         private Duration replayLease = Duration.ofMinutes(15);
+        private Duration limitHold = Duration.ofMinutes(10);
         private boolean migrate;
         private String schema;
         private String instance = ManagementFactory.getRuntimeMXBean().getName();
@@ -300,6 +301,21 @@ public final class PostgresPolicyStore implements PolicyStore {
          */
         public Builder replayLease(Duration lease) {
             this.replayLease = bounded(lease, Duration.ofDays(1), "replayLease");
+            return this;
+        }
+
+        /**
+         * Sets how long a rate-limit bucket keeps a stricter limit than the caller's after the last use by an
+         * instance configured with it (default 10 minutes). Instances configured with different limits for one
+         * context (a rolling deploy) share one bucket under the stricter limit (the lower rate, then the smaller
+         * burst); once the instances with the stricter limit have not used the bucket for this long, the looser
+         * one applies.
+         *
+         * @param hold 1 millisecond to 1 day
+         * @return this builder
+         */
+        public Builder limitHold(Duration hold) {
+            this.limitHold = bounded(hold, Duration.ofDays(1), "limitHold");
             return this;
         }
 

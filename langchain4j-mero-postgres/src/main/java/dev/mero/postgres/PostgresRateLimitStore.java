@@ -4,24 +4,39 @@ import dev.mero.core.message.Messages;
 import dev.mero.core.limit.RateLimit;
 import dev.mero.core.limit.RateLimitStore;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Token buckets in the table {@code mero_rate_bucket}. Each permit is one call of the function
- * {@code mero_take_permit}, which refills and takes under one row lock on the database's clock, so every
- * instance sees the same bucket and the same time. Thread-safe.
+ * Rate limits in the table {@code mero_rate_limit}, one row per bucket name (a context's lineage) whatever
+ * limit each instance was configured with. Each permit is one call of the function {@code mero_rate_take}
+ * (one round trip), which decides under one row lock on the database's clock, so every instance sees the
+ * same bucket and the same time. The row holds no token unit, only the instant the bucket is full again,
+ * and the limit it enforces: the stricter of the caller's and the one held (the lower rate, then the smaller
+ * burst), until no instance configured with the held limit has used the bucket for the limit hold
+ * ({@link PostgresPolicyStore.Builder#limitHold}). So a rolling deploy that changes a context's limit keeps one
+ * bucket under the stricter limit, and the looser one applies once the last instance with the stricter one has
+ * been quiet for that long. Thread-safe.
  */
 final class PostgresRateLimitStore implements RateLimitStore {
 
     private static final long NANOS_PER_MICRO = 1_000L;
 
     private final Sql sql;
+    private final String take;
+    private final long holdMicros;
 
-    PostgresRateLimitStore(Sql sql) {
+    PostgresRateLimitStore(Sql sql, Duration hold) {
         this.sql = sql;
+        this.holdMicros = hold.toNanos() / NANOS_PER_MICRO;
+        this.take = "SELECT taken, wait_us, available FROM " + sql.qualified("mero_rate_take")
+                + "(?::pg_catalog.text, ?::pg_catalog.int8, ?::pg_catalog.int8, ?::pg_catalog.int8,"
+                + " ?::pg_catalog.int8, ?::pg_catalog.bool)";
     }
 
     @Override
@@ -30,14 +45,12 @@ final class PostgresRateLimitStore implements RateLimitStore {
         if (state.taken) {
             return 0;
         }
-        long cost = cost(limit);
-        long waitMicros = Math.max(1, ceilDiv(cost - state.tokens, limit.permits()));
-        return waitMicros * NANOS_PER_MICRO;
+        return Math.max(1, state.waitMicros) * NANOS_PER_MICRO;
     }
 
     @Override
     public int availablePermits(String bucket, RateLimit limit) {
-        return (int) (call(bucket, limit, false).tokens / cost(limit));
+        return (int) call(bucket, limit, false).available;
     }
 
     @Override
@@ -47,45 +60,30 @@ final class PostgresRateLimitStore implements RateLimitStore {
 
     private Bucket call(String bucket, RateLimit limit, boolean take) {
         Objects.requireNonNull(limit, "limit");
-        String raw = key(bucket, limit);
-        Keys.exact("context name", bucket); // refused before any SQL
-        String key = Keys.stored("rate-limit bucket", raw);
-        long cost = cost(limit);
-        return sql.run("rate limit " + Messages.quote(bucket), connection -> {
-            try (PreparedStatement statement = sql.prepare(connection,
-                    "SELECT taken, tokens FROM mero_take_permit(?::text, ?::bigint, ?::bigint, ?::bigint, ?::boolean)")) {
+        if (bucket == null || bucket.isBlank()) {
+            throw new IllegalArgumentException("A rate-limit bucket needs a non-blank name");
+        }
+        String key = Keys.stored("rate-limit bucket", bucket); // refused before any SQL
+        return sql.call("rate limit " + Messages.quote(bucket), connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, this.take)) {
                 statement.setString(1, key);
-                statement.setLong(2, cost * limit.burst());
-                statement.setLong(3, cost);
-                statement.setLong(4, limit.permits());
-                statement.setBoolean(5, take);
+                statement.setLong(2, limit.per().toNanos() / NANOS_PER_MICRO);
+                statement.setLong(3, limit.permits());
+                statement.setLong(4, limit.burst());
+                statement.setLong(5, holdMicros);
+                statement.setBoolean(6, take);
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next()) {
-                        throw new SQLException("mero_take_permit returned no row");
+                        throw new SQLException("mero_rate_take returned no row");
                     }
-                    return new Bucket(row.getBoolean(1), row.getLong(2));
+                    // round the wait up to whole microseconds: waiting that long is always enough
+                    BigDecimal wait = row.getBigDecimal(2).setScale(0, RoundingMode.CEILING);
+                    return new Bucket(row.getBoolean(1), wait.longValueExact(), row.getLong(3));
                 }
             }
         });
     }
 
-    /** A bucket's name includes its limit: instances configured differently never mix token units. */
-    static String key(String bucket, RateLimit limit) {
-        if (bucket == null || bucket.isBlank()) {
-            throw new IllegalArgumentException("A rate-limit bucket needs a non-blank name");
-        }
-        return bucket + " [" + limit.permits() + "/" + limit.per().toNanos() + "ns burst " + limit.burst() + "]";
-    }
-
-    /** One permit in tokens: the period in microseconds (RateLimit's period is at least 1 ms). */
-    private static long cost(RateLimit limit) {
-        return limit.per().toNanos() / NANOS_PER_MICRO;
-    }
-
-    private static long ceilDiv(long dividend, long divisor) {
-        return (dividend + divisor - 1) / divisor;
-    }
-
-    private record Bucket(boolean taken, long tokens) {
+    private record Bucket(boolean taken, long waitMicros, long available) {
     }
 }

@@ -11,8 +11,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Replayed tool calls in the table {@code mero_replay}. Claiming is {@code INSERT ... ON CONFLICT DO
- * NOTHING}: exactly one instance inserts an id and runs the call; every other caller waits (woken by
+ * Replayed tool calls in the table {@code mero_replay}. Claiming is one call of {@code mero_replay_take}
+ * (an {@code INSERT ... ON CONFLICT} upsert; one round trip): exactly one instance inserts an id and runs the call; every other caller waits (woken by
  * {@code LISTEN/NOTIFY}, looking at least every poll interval) for the result the owner writes once.
  *
  * <p>At most once holds through failures: an owner whose instance stops before it completes leaves the id
@@ -27,9 +27,15 @@ final class PostgresReplayStore implements ReplayStore {
     private final Notifications notifications;
     private final long pollNanos;
     private final long leaseMicros;
+    private final String takeCall;
+    private final String completeCall;
 
     PostgresReplayStore(Sql sql, Notifications notifications, Duration pollInterval, Duration lease) {
         this.sql = sql;
+        this.takeCall = "SELECT " + sql.qualified("mero_replay_take")
+                + "(?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.int8)";
+        this.completeCall = "SELECT " + sql.qualified("mero_replay_complete")
+                + "(?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text)";
         this.notifications = notifications;
         this.pollNanos = pollInterval.toNanos();
         this.leaseMicros = lease.toNanos() / 1_000L;
@@ -70,16 +76,14 @@ final class PostgresReplayStore implements ReplayStore {
      * row lock of the upsert lets exactly one caller win.
      */
     private boolean take(String storedScope, String storedId, String callId) {
-        return sql.run("replay of " + Messages.quote(callId), connection -> {
-            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_replay AS r"
-                    + " (scope, call_id, lease_until) VALUES (?, ?, clock_timestamp() + " + Sql.MICROS + ")"
-                    + " ON CONFLICT (scope, call_id) DO UPDATE SET claimed_at = clock_timestamp(),"
-                    + " lease_until = excluded.lease_until"
-                    + " WHERE r.result IS NULL AND r.lease_until < clock_timestamp()")) {
+        return sql.call("replay of " + Messages.quote(callId), connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, takeCall)) {
                 statement.setString(1, storedScope);
                 statement.setString(2, storedId);
                 statement.setLong(3, leaseMicros);
-                return statement.executeUpdate() == 1;
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() && row.getBoolean(1);
+                }
             }
         });
     }
@@ -91,14 +95,12 @@ final class PostgresReplayStore implements ReplayStore {
         String storedScope = Keys.stored("replay scope", scope);
         String storedId = Keys.stored("call id", callId);
         String exact = Keys.storable(result);
-        sql.run("replay of " + Messages.quote(callId), connection -> {
-            try (PreparedStatement statement = sql.prepare(connection, "UPDATE mero_replay"
-                    + " SET result = ?::text, completed_at = clock_timestamp()"
-                    + " WHERE scope = ?::text AND call_id = ?::text AND result IS NULL")) {
-                statement.setString(1, exact);
-                statement.setString(2, storedScope);
-                statement.setString(3, storedId);
-                return statement.executeUpdate();
+        sql.call("replay of " + Messages.quote(callId), connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, completeCall)) {
+                statement.setString(1, storedScope);
+                statement.setString(2, storedId);
+                statement.setString(3, exact);
+                return statement.execute();
             }
         });
     }

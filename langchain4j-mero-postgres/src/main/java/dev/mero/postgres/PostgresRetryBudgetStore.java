@@ -20,7 +20,7 @@ import java.util.UUID;
  * Retry-budget counts in the table {@code mero_retry_budget}, one row per scope and call (operation and
  * argument digest, never the arguments). Each method is one atomic statement on the database's clock.
  * Running attempts are reserved in {@code mero_retry_attempt}: {@link #beginAttempt} and {@link #endAttempt}
- * each run in one transaction under a transaction-level advisory lock on the call, so the check, the
+ * are each one call of a function (one round trip, one transaction) under a transaction-level advisory lock on the call, so the check, the
  * reservation and the outcome are atomic across every instance. Thread-safe.
  */
 final class PostgresRetryBudgetStore implements RetryBudgetStore {
@@ -30,8 +30,18 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
 
     private final Sql sql;
 
+    private final String begin;
+    private final String end;
+
     PostgresRetryBudgetStore(Sql sql) {
         this.sql = sql;
+        String text = "?::pg_catalog.text";
+        String int8 = "?::pg_catalog.int8";
+        String int4 = "?::pg_catalog.int4";
+        this.begin = "SELECT reserved, failures, running FROM " + sql.qualified("mero_retry_begin") + "("
+                + String.join(", ", text, text, text, int8, int8, int4, text, int8) + ")";
+        this.end = "SELECT " + sql.qualified("mero_retry_end") + "("
+                + String.join(", ", text, text, text, int8, text, text, int8, int4) + ")";
     }
 
     @Override
@@ -67,40 +77,28 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
     }
 
     /**
-     * One transaction under an advisory lock on the call: drops reservations whose lease passed, reads the
-     * failures and the reservations of running attempts, and reserves one more if the budget allows it.
+     * One call of {@code mero_retry_begin} (one round trip, one transaction): under a transaction-level
+     * advisory lock on the call it drops reservations whose lease passed, reads the failures and the
+     * reservations of running attempts, and reserves one more if the budget allows it.
      */
     @Override
     public String beginAttempt(String scope, CallKey key, Duration window, int maxFailures, Duration lease) {
         String stored = check(scope, key);
         Objects.requireNonNull(lease, "lease");
         String attempt = UUID.randomUUID().toString();
-        int[] refused = sql.transaction("retry budget", connection -> {
-            lock(connection, stored, key);
-            execute(connection, "DELETE FROM mero_retry_attempt WHERE scope = ?::text AND operation = ?::text"
-                    + " AND digest = ?::text AND lease_until < clock_timestamp()", stored, key);
-            int failures = failures(connection, stored, key, window);
-            int running;
-            try (PreparedStatement statement = sql.prepare(connection, "SELECT count(*) FROM mero_retry_attempt"
-                    + " WHERE scope = ?::text AND operation = ?::text AND digest = ?::text")) {
+        int[] refused = sql.call("retry budget", connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, begin)) {
                 bind(statement, stored, key);
+                statement.setLong(4, lockKey(stored, key));
+                statement.setLong(5, micros(window));
+                statement.setInt(6, maxFailures);
+                statement.setString(7, attempt);
+                statement.setLong(8, micros(lease));
                 try (ResultSet row = statement.executeQuery()) {
                     row.next();
-                    running = row.getInt(1);
+                    return row.getBoolean(1) ? null : new int[] {row.getInt(2), row.getInt(3)};
                 }
             }
-            if (failures + running >= maxFailures) {
-                return new int[] {failures, running};
-            }
-            try (PreparedStatement statement = sql.prepare(connection, "INSERT INTO mero_retry_attempt"
-                    + " (scope, operation, digest, attempt, lease_until)"
-                    + " VALUES (?, ?, ?, ?, clock_timestamp() + " + Sql.MICROS + ")")) {
-                bind(statement, stored, key);
-                statement.setString(4, attempt);
-                statement.setLong(5, micros(lease));
-                statement.executeUpdate();
-            }
-            return null;
         });
         if (refused == null) {
             return attempt;
@@ -111,31 +109,31 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
         throw RetryBudgetExceededException.held(key.operation(), refused[0], refused[1]);
     }
 
-    /** One transaction under the call's advisory lock: counts the outcome and frees the reservation. */
+    /** One call of {@code mero_retry_end} under the call's advisory lock: counts the outcome, frees the reservation. */
     @Override
     public void endAttempt(String scope, CallKey key, String attempt, AttemptOutcome outcome, Duration window,
                            int maxFailures) {
         String stored = check(scope, key);
         Objects.requireNonNull(attempt, "attempt");
         Objects.requireNonNull(outcome, "outcome");
-        sql.transaction("retry budget", connection -> {
-            lock(connection, stored, key);
-            if (outcome == AttemptOutcome.FAILED) {
-                countFailure(connection, stored, key, window, maxFailures);
-            } else if (outcome == AttemptOutcome.SUCCEEDED) {
-                execute(connection, FORGET, stored, key);
-            }
-            try (PreparedStatement statement = sql.prepare(connection, "DELETE FROM mero_retry_attempt"
-                    + " WHERE scope = ?::text AND operation = ?::text AND digest = ?::text AND attempt = ?::text")) {
+        sql.call("retry budget", connection -> {
+            try (PreparedStatement statement = sql.prepare(connection, end)) {
                 bind(statement, stored, key);
-                statement.setString(4, attempt);
-                return statement.executeUpdate();
+                statement.setLong(4, lockKey(stored, key));
+                statement.setString(5, attempt);
+                statement.setString(6, outcome.name());
+                statement.setLong(7, micros(window));
+                statement.setInt(8, maxFailures);
+                return statement.execute();
             }
         });
     }
 
-    /** A transaction-level advisory lock on one call: the first 8 bytes of the SHA-256 of its stored key. */
-    private void lock(Connection connection, String stored, CallKey key) throws SQLException {
+    /**
+     * The key of the transaction-level advisory lock on one call: the first 8 bytes of the SHA-256 of its
+     * stored key (the same lock as the statements of schema version 6 took, so older instances still exclude).
+     */
+    private static long lockKey(String stored, CallKey key) {
         byte[] digest;
         try {
             digest = MessageDigest.getInstance("SHA-256").digest((stored + '\u0000' + key.operation() + '\u0000'
@@ -143,11 +141,7 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }
-        try (PreparedStatement statement = sql.prepare(connection,
-                "SELECT pg_catalog.pg_advisory_xact_lock(?::int8)")) {
-            statement.setLong(1, ByteBuffer.wrap(digest).getLong());
-            statement.execute();
-        }
+        return ByteBuffer.wrap(digest).getLong();
     }
 
     private int failures(Connection connection, String stored, CallKey key, Duration window) throws SQLException {

@@ -1,6 +1,7 @@
 package dev.mero.postgres;
 
 import dev.mero.core.PolicyStoreUnavailableException;
+import dev.mero.core.message.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,6 +105,22 @@ final class Sql {
         return borrowed(what, true, work);
     }
 
+    /**
+     * Runs one statement in auto-commit mode on a connection whose {@code search_path} is not pinned: one round
+     * trip instead of two. Only for statements that name nothing the path could resolve: a
+     * {@linkplain #qualified(String) schema-qualified} function (which runs under its own {@code SET
+     * search_path}) called with every parameter cast to a {@code pg_catalog} type, or an {@code INSERT} into a
+     * qualified table of plain parameters (no operator, function or type name).
+     */
+    <T> T call(String what, Work<T> work) {
+        return borrowed(what, false, work);
+    }
+
+    /** A function or table of the store's schema by its qualified name, for {@link #call}. */
+    String qualified(String name) {
+        return identifier(schema) + "." + name;
+    }
+
     private <T> T borrowed(String what, boolean pin, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
@@ -149,7 +166,10 @@ final class Sql {
     }
 
     static PolicyStoreUnavailableException unavailable(String what, SQLException e) {
-        LOG.warn("Policy store failed ({}): SQLState {}; refusing (fail closed)", what, e.getSQLState(), e);
+        // the server's message may quote a stored id (a trigger's), control characters and all: quoted, escaped
+        LOG.warn("Policy store failed ({}): SQLState {}: {}; refusing (fail closed)", what, e.getSQLState(),
+                Messages.quote(String.valueOf(e.getMessage())));
+        LOG.debug("Policy store failure ({})", what, e);
         return PolicyStoreUnavailableException.of(what, e);
     }
 

@@ -177,6 +177,13 @@ class HostileRolesTest {
                     + " p_cost bigint, p_permits bigint, p_take boolean) RETURNS TABLE (taken boolean, tokens bigint)"
                     + " LANGUAGE sql AS $$ INSERT INTO public.trapped VALUES ('mero_take_permit');"
                     + " SELECT true, 1000000000000::bigint $$");
+            // look-alikes of the functions the store calls without a pinned path, for the driver's varchar
+            statement.execute("CREATE FUNCTION public.mero_rate_take(p_bucket varchar, p_per_us bigint,"
+                    + " p_permits bigint, p_burst bigint, p_hold_us bigint, p_take boolean) RETURNS TABLE (taken"
+                    + " boolean, wait_us numeric, available bigint) LANGUAGE sql AS $$ INSERT INTO public.trapped"
+                    + " VALUES ('mero_rate_take'); SELECT true, 0::numeric, 1000::bigint $$");
+            statement.execute("CREATE FUNCTION public.mero_replay_take(varchar, varchar, bigint) RETURNS boolean"
+                    + " LANGUAGE sql AS $$ INSERT INTO public.trapped VALUES ('mero_replay_take'); SELECT true $$");
             statement.execute("CREATE FUNCTION public.trap_eq(text, varchar) RETURNS boolean LANGUAGE sql AS"
                     + " $$ INSERT INTO public.trapped VALUES ('=(text, varchar)'); SELECT true $$");
             statement.execute("CREATE OPERATOR public.= (LEFTARG = text, RIGHTARG = varchar,"

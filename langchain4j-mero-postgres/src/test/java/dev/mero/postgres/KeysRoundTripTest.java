@@ -77,7 +77,7 @@ class KeysRoundTripTest {
         assertThatThrownBy(() -> store.approvals(Duration.ofSeconds(1)).complete("id-\uDC00",
                 dev.mero.core.approval.ApprovalDecision.APPROVED)).isInstanceOf(InvalidInputException.class);
 
-        assertThat(count("mero_replay") + count("mero_retry_budget") + count("mero_rate_bucket")
+        assertThat(count("mero_replay") + count("mero_retry_budget") + count("mero_rate_limit")
                 + count("mero_approval")).as("rows written").isZero();
         // a valid pair is fine and stays itself
         assertThat(store.replays().claim("tenant-\uD83D\uDE00", "call-1", Duration.ofSeconds(1)).isOwner()).isTrue();
@@ -117,6 +117,28 @@ class KeysRoundTripTest {
             assertThat(event.requestId()).contains(requestId);
         });
         assertThat(store.audit(AuditQuery.builder().contextName(other).build())).isEmpty();
+    }
+
+    @Test
+    void theGuardOfARecordedDecisionNamesTheRequestEscapedNeverRaw() throws Exception {
+        String id = "req\nforged log line \u001b[31m";
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("SET search_path = public"); // a writer's own connection
+            try (java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO mero_approval (id,"
+                    + " context_name, action, permissions, requested_at, expires_at, decision) VALUES (?, 'tenant',"
+                    + " 'WRITE: /ws/a', 'WRITE', now(), now() + interval '1 hour', 'DENIED')")) {
+                insert.setString(1, id);
+                insert.executeUpdate();
+            }
+            try (java.sql.PreparedStatement overturn = connection.prepareStatement(
+                    "UPDATE mero_approval SET decision = 'APPROVED' WHERE id = ?")) {
+                overturn.setString(1, id);
+                assertThatThrownBy(overturn::executeUpdate).isInstanceOf(java.sql.SQLException.class)
+                        .hasMessageContaining("already decided")
+                        .hasMessageContaining("\"req\\nforged log line \\u001b[31m\"")
+                        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("req\n").doesNotContain("\u001b"));
+            }
+        }
     }
 
     /** Random letters from a wide range: incompressible, several bytes each in UTF-8. */

@@ -5,7 +5,11 @@ import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.catalogue.ToolDescriptor;
 import dev.mero.core.ops.ToolResponse;
+import dev.mero.core.replay.ReplayStore;
+import dev.mero.core.replay.ToolCallReplays;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
@@ -84,14 +88,29 @@ public final class MeroToolCallback implements ToolCallback {
      */
     @Override
     public String call(String toolInput, ToolContext toolContext) {
+        Map<String, Object> values = toolContext == null ? null : toolContext.getContext();
+        String id = ToolCallIds.take(tool.name(), toolInput);
+        Optional<ReplayStore> store = id == null || id.isBlank() || tool.hints().readOnly() ? Optional.empty()
+                : callers.base().context().replayStore();
+        if (store.isEmpty()) {
+            return run(toolInput, values).text();
+        }
+        // a call id from MeroToolCallbacks.toolCallingManager(): claimed once across the instances sharing the store
+        String scope = ToolCallReplays.scope(callers.base().context().lineage(), null, CallerNarrowing.identity(values),
+                tool.name(), toolInput);
+        return ToolCallReplays.run(store.get(), scope, id, ToolCallReplays.DEFAULT_WAIT,
+                () -> run(toolInput, values)).text();
+    }
+
+    private ToolCallReplays.Result run(String toolInput, Map<String, Object> toolContext) {
         ToolResponse response;
         try {
-            response = callers.operationsFor(toolContext == null ? null : toolContext.getContext())
-                    .respond(tool.name(), toolInput);
+            response = callers.operationsFor(toolContext).respond(tool.name(), toolInput);
         } catch (MeroToolsException e) {
             response = ToolResponse.failure(e);
         }
-        return wrapUntrusted ? response.text() : response.unmarkedText();
+        return new ToolCallReplays.Result(wrapUntrusted ? response.text() : response.unmarkedText(),
+                response.isError());
     }
 
     @Override

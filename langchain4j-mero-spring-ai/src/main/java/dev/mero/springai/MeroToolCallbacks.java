@@ -114,7 +114,11 @@ public final class MeroToolCallbacks implements ToolCallbackProvider {
 
     /**
      * Spring AI's tool-calling manager with {@link #toolCallbackResolver()} as its fallback, for a
-     * {@code ChatClient} (or a {@code ToolCallingManager} bean) whose model may call a tool it was not given:
+     * {@code ChatClient} (or a {@code ToolCallingManager} bean) whose model may call a tool it was not given.
+     * It also hands each tool call's id to the callback that runs it: when the context has a replay store
+     * ({@code SecurityContext.Builder.replayStore}), a repeated id on any instance sharing the store returns
+     * the first result and never runs the action twice (Spring AI passes no id to {@code ToolCallback.call},
+     * so callbacks run by any other manager have none and simply run):
      * <pre>{@code
      * ChatClient client = ChatClient.builder(chatModel, ObservationRegistry.NOOP, null, null,
      *         ToolCallingAdvisor.builder().toolCallingManager(tools.toolCallingManager())).build();
@@ -123,8 +127,8 @@ public final class MeroToolCallbacks implements ToolCallbackProvider {
      * @return a new manager
      */
     public ToolCallingManager toolCallingManager() {
-        return DefaultToolCallingManager.builder().toolCallbackResolver(toolCallbackResolver())
-                .resolutionFallbackEnabled(true).build();
+        return new ToolCallIds(DefaultToolCallingManager.builder().toolCallbackResolver(toolCallbackResolver())
+                .resolutionFallbackEnabled(true).build());
     }
 
     @Override

@@ -171,7 +171,7 @@ public final class MeroToolProvider implements ToolProvider {
             } else if (operations.context().replayStore().isPresent()) {
                 // a store shared by instances: a repeat on any instance returns the first result
                 Object memory = context == null ? null : context.chatMemoryId();
-                String scope = ToolCallReplays.scope(operations.context().name(), memory,
+                String scope = ToolCallReplays.scope(operations.context().lineage(), memory,
                         CallerOperations.identity(parameters), tool.name(), arguments);
                 ToolCallReplays.Result shared = ToolCallReplays.run(operations.context().replayStore().get(), scope,
                         id, ToolCallReplays.DEFAULT_WAIT, () -> {

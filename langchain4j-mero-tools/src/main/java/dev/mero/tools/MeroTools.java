@@ -4,10 +4,13 @@ import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.tool.AiServiceTool;
 import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
+import dev.langchain4j.service.tool.ToolService;
 import dev.mero.core.SecurityContext;
 import dev.mero.core.ops.MeroOperations;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -148,6 +151,34 @@ public final class MeroTools {
      */
     public List<Object> tools() {
         return tools;
+    }
+
+    /**
+     * The annotated tools, {@link #tools()} and any of the application's own {@code @Tool} objects, as AI-service
+     * tools whose every call first claims its tool-call id in the context's replay store
+     * ({@link SecurityContext.Builder#replayStore}): a repeated id, on any instance sharing the store, returns
+     * the first result and never runs the action twice. LangChain4j passes no request id to a {@code @Tool}
+     * method, so objects given to {@code AiServices.tools(Object...)} cannot claim one; these can:
+     * <pre>{@code
+     * AiServices.builder(Agent.class).chatModel(model).tools(mero.replayedTools(new MyTools()))
+     *         .toolExecutionErrorHandler(mero.executionErrorHandler()).build();
+     * }</pre>
+     * Without a replay store in the context the tools simply run.
+     *
+     * @param own more annotated tool objects, claimed in the same context's store
+     * @return the tools, for {@code AiServices.tools(List<AiServiceTool>)}
+     */
+    public List<AiServiceTool> replayedTools(Object... own) {
+        List<Object> objects = new ArrayList<>(tools);
+        objects.addAll(List.of(own));
+        List<AiServiceTool> replayed = new ArrayList<>();
+        for (Object object : objects) {
+            for (AiServiceTool tool : ToolService.findTools(object)) {
+                replayed.add(tool.toBuilder().toolExecutor(new ReplayedToolExecutor(operations, tool.toolExecutor()))
+                        .build());
+            }
+        }
+        return List.copyOf(replayed);
     }
 
     /**

@@ -8,7 +8,6 @@ import static dev.mero.core.catalogue.ToolParameter.required;
 
 import dev.mero.core.message.Messages;
 import dev.mero.core.guard.Operation;
-import dev.mero.core.Permission;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,25 +120,25 @@ public final class ToolCatalogue {
                 .parameter(required("path", STRING, FileToolTexts.READ_FILE_PATH))
                 .parameter(optional("offset", INTEGER, FileToolTexts.READ_FILE_OFFSET))
                 .parameter(optional("limit", INTEGER, FileToolTexts.READ_FILE_LIMIT))
-                .operation(Operation.FILE_READ).permission(Permission.READ)
+                .operation(Operation.FILE_READ)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor writeFile() {
         return tool(FileToolTexts.WRITE_FILE, FileToolTexts.WRITE_FILE_DESCRIPTION)
                 .parameter(required("path", STRING, FileToolTexts.WRITE_FILE_PATH))
                 .parameter(required("content", STRING, FileToolTexts.WRITE_FILE_CONTENT))
-                .operation(Operation.FILE_WRITE, Operation.DIRECTORY_CREATE).permission(Permission.WRITE)
-                .hints(ToolHints.of(false, true, true, false)).build();
+                .operation(Operation.FILE_WRITE, Operation.DIRECTORY_CREATE)
+                .hints(ToolHints.REPLACES).build();
     }
 
     private static ToolDescriptor appendFile() {
         return tool(FileToolTexts.APPEND_FILE, FileToolTexts.APPEND_FILE_DESCRIPTION)
                 .parameter(required("path", STRING, FileToolTexts.APPEND_FILE_PATH))
                 .parameter(required("content", STRING, FileToolTexts.APPEND_FILE_CONTENT))
-                .operation(Operation.FILE_WRITE, Operation.DIRECTORY_CREATE).permission(Permission.WRITE)
-                .hints(ToolHints.of(false, false, false, false)).build();
+                .operation(Operation.FILE_WRITE, Operation.DIRECTORY_CREATE)
+                .hints(ToolHints.ADDS_EACH_CALL).build();
     }
 
     private static ToolDescriptor editFile() {
@@ -149,9 +148,9 @@ public final class ToolCatalogue {
                 .parameter(required("new_text", STRING, FileToolTexts.EDIT_FILE_NEW_TEXT))
                 .parameter(optional("replace_all", BOOLEAN, FileToolTexts.EDIT_FILE_REPLACE_ALL))
                 .parameter(optional("dry_run", BOOLEAN, FileToolTexts.EDIT_FILE_DRY_RUN))
-                .operation(Operation.FILE_READ, Operation.FILE_WRITE).permission(Permission.READ, Permission.WRITE)
+                .operation(Operation.FILE_READ, Operation.FILE_WRITE)
                 .untrustedOutput(true) // the diff quotes the file's lines
-                .hints(ToolHints.of(false, true, false, false)).build();
+                .hints(ToolHints.CHANGES).build();
     }
 
     private static ToolDescriptor copyFile() {
@@ -159,8 +158,8 @@ public final class ToolCatalogue {
                 .parameter(required("source", STRING, FileToolTexts.COPY_FILE_SOURCE))
                 .parameter(required("destination", STRING, FileToolTexts.COPY_FILE_DESTINATION))
                 .operation(Operation.FILE_READ, Operation.FILE_WRITE, Operation.DIRECTORY_CREATE)
-                .permission(Permission.READ, Permission.WRITE)
-                .hints(ToolHints.of(false, true, true, false)).build();
+                
+                .hints(ToolHints.REPLACES).build();
     }
 
     private static ToolDescriptor moveFile() {
@@ -169,69 +168,69 @@ public final class ToolCatalogue {
                 .parameter(required("destination", STRING, FileToolTexts.MOVE_FILE_DESTINATION))
                 .operation(Operation.FILE_READ, Operation.FILE_WRITE, Operation.FILE_DELETE,
                         Operation.DIRECTORY_CREATE)
-                .permission(Permission.READ, Permission.WRITE, Permission.DELETE)
-                .hints(ToolHints.of(false, true, false, false)).build();
+                
+                .hints(ToolHints.CHANGES).build();
     }
 
     private static ToolDescriptor deleteFile() {
         return tool(FileToolTexts.DELETE_FILE, FileToolTexts.DELETE_FILE_DESCRIPTION)
                 .parameter(required("path", STRING, FileToolTexts.DELETE_FILE_PATH))
-                .operation(Operation.FILE_DELETE).permission(Permission.DELETE)
-                .hints(ToolHints.of(false, true, true, false)).build();
+                .operation(Operation.FILE_DELETE)
+                .hints(ToolHints.REPLACES).build();
     }
 
     private static ToolDescriptor fileInfo() {
         return tool(FileToolTexts.FILE_INFO, FileToolTexts.FILE_INFO_DESCRIPTION)
                 .parameter(required("path", STRING, FileToolTexts.FILE_INFO_PATH))
-                .operation(Operation.FILE_READ).permission(Permission.READ)
+                .operation(Operation.FILE_READ)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor listRoots() {
         return tool(DirectoryToolTexts.LIST_ROOTS, DirectoryToolTexts.LIST_ROOTS_DESCRIPTION)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor listDirectory() {
         return tool(DirectoryToolTexts.LIST_DIRECTORY, DirectoryToolTexts.LIST_DIRECTORY_DESCRIPTION)
                 .parameter(required("path", STRING, DirectoryToolTexts.LIST_DIRECTORY_PATH))
-                .operation(Operation.DIRECTORY_LIST).permission(Permission.READ)
+                .operation(Operation.DIRECTORY_LIST)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor directoryTree() {
         return tool(DirectoryToolTexts.DIRECTORY_TREE, DirectoryToolTexts.DIRECTORY_TREE_DESCRIPTION)
                 .parameter(required("path", STRING, DirectoryToolTexts.DIRECTORY_TREE_PATH))
                 .parameter(optional("max_depth", INTEGER, DirectoryToolTexts.DIRECTORY_TREE_MAX_DEPTH))
-                .operation(Operation.DIRECTORY_LIST).permission(Permission.READ)
+                .operation(Operation.DIRECTORY_LIST)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor createDirectory() {
         return tool(DirectoryToolTexts.CREATE_DIRECTORY, DirectoryToolTexts.CREATE_DIRECTORY_DESCRIPTION)
                 .parameter(required("path", STRING, DirectoryToolTexts.CREATE_DIRECTORY_PATH))
-                .operation(Operation.DIRECTORY_CREATE).permission(Permission.WRITE)
-                .hints(ToolHints.of(false, false, true, false)).build();
+                .operation(Operation.DIRECTORY_CREATE)
+                .hints(ToolHints.ADDS).build();
     }
 
     private static ToolDescriptor deleteDirectory() {
         return tool(DirectoryToolTexts.DELETE_DIRECTORY, DirectoryToolTexts.DELETE_DIRECTORY_DESCRIPTION)
                 .parameter(required("path", STRING, DirectoryToolTexts.DELETE_DIRECTORY_PATH))
                 .parameter(optional("recursive", BOOLEAN, DirectoryToolTexts.DELETE_DIRECTORY_RECURSIVE))
-                .operation(Operation.FILE_DELETE).permission(Permission.DELETE)
-                .hints(ToolHints.of(false, true, true, false)).build();
+                .operation(Operation.FILE_DELETE)
+                .hints(ToolHints.REPLACES).build();
     }
 
     private static ToolDescriptor findFiles() {
         return tool(SearchToolTexts.FIND_FILES, SearchToolTexts.FIND_FILES_DESCRIPTION)
                 .parameter(required("path", STRING, SearchToolTexts.FIND_FILES_PATH))
                 .parameter(required("pattern", STRING, SearchToolTexts.FIND_FILES_PATTERN))
-                .operation(Operation.DIRECTORY_LIST).permission(Permission.READ)
+                .operation(Operation.DIRECTORY_LIST)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor searchText() {
@@ -239,9 +238,9 @@ public final class ToolCatalogue {
                 .parameter(required("path", STRING, SearchToolTexts.SEARCH_TEXT_PATH))
                 .parameter(required("pattern", STRING, SearchToolTexts.SEARCH_TEXT_PATTERN))
                 .parameter(optional("glob", STRING, SearchToolTexts.SEARCH_TEXT_GLOB))
-                .operation(Operation.DIRECTORY_LIST, Operation.FILE_READ).permission(Permission.READ)
+                .operation(Operation.DIRECTORY_LIST, Operation.FILE_READ)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(true, false, true, false)).build();
+                .hints(ToolHints.READ_ONLY).build();
     }
 
     private static ToolDescriptor runCommand() {
@@ -249,9 +248,9 @@ public final class ToolCatalogue {
                 .parameter(required("command", STRING, CommandToolTexts.RUN_COMMAND_COMMAND))
                 .parameter(optional("working_directory", STRING, CommandToolTexts.RUN_COMMAND_WORKING_DIRECTORY))
                 .parameter(optional("timeout_seconds", INTEGER, CommandToolTexts.RUN_COMMAND_TIMEOUT_SECONDS))
-                .operation(Operation.COMMAND_EXECUTE).permission(Permission.EXECUTE)
+                .operation(Operation.COMMAND_EXECUTE)
                 .untrustedOutput(true)
-                .hints(ToolHints.of(false, true, false, true)).build();
+                .hints(ToolHints.RUNS_PROGRAMS).build();
     }
 
     private static ToolDescriptor syncDirectory() {
@@ -262,8 +261,8 @@ public final class ToolCatalogue {
                 .parameter(optional("dry_run", BOOLEAN, SyncToolTexts.SYNC_DIRECTORY_DRY_RUN))
                 .operation(Operation.DIRECTORY_LIST, Operation.FILE_READ, Operation.FILE_WRITE,
                         Operation.DIRECTORY_CREATE)
-                .permission(Permission.READ, Permission.WRITE)
+                
                 .untrustedOutput(true) // the plan and the report name the files found in the source
-                .hints(ToolHints.of(false, true, true, false)).build();
+                .hints(ToolHints.REPLACES).build();
     }
 }

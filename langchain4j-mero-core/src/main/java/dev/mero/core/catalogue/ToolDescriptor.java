@@ -50,8 +50,10 @@ public final class ToolDescriptor {
         this.byName = Collections.unmodifiableMap(map);
         this.operations = Collections.unmodifiableSet(builder.operations.isEmpty()
                 ? EnumSet.noneOf(Operation.class) : EnumSet.copyOf(builder.operations));
-        this.permissions = Collections.unmodifiableSet(builder.permissions.isEmpty()
-                ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(builder.permissions));
+        EnumSet<Permission> needed = builder.permissions.isEmpty()
+                ? EnumSet.noneOf(Permission.class) : EnumSet.copyOf(builder.permissions);
+        builder.operations.forEach(operation -> needed.addAll(operation.permissions()));
+        this.permissions = Collections.unmodifiableSet(needed);
         this.hints = Objects.requireNonNull(builder.hints, "hints");
         this.jsonSchema = schema(parameters);
         this.argumentHint = hint(name, parameters);
@@ -114,7 +116,7 @@ public final class ToolDescriptor {
     }
 
     /**
-     * The path permissions the tool needs in every call.
+     * The path permissions the tool needs in every call: those of its operations and any it adds.
      *
      * @return an immutable set
      */
@@ -274,7 +276,8 @@ public final class ToolDescriptor {
         }
 
         /**
-         * Adds path permissions the tool needs in every call.
+         * Adds path permissions the tool needs in every call, beyond those of its operations (which it needs
+         * anyway: {@link ToolDescriptor#permissions()} includes them).
          *
          * @param permissions the permissions
          * @return this builder

@@ -20,6 +20,19 @@ public final class ToolHints {
     /** Metadata key of {@link #openWorld()}. */
     public static final String OPEN_WORLD_HINT = "openWorldHint";
 
+    /** Reads and changes nothing: listing, reading, searching. */
+    public static final ToolHints READ_ONLY = new ToolHints(true, false, true, false);
+    /** Adds without replacing, and again adds nothing more: creating a directory. */
+    public static final ToolHints ADDS = new ToolHints(false, false, true, false);
+    /** Adds each time it is called: appending to a file. */
+    public static final ToolHints ADDS_EACH_CALL = new ToolHints(false, false, false, false);
+    /** Overwrites or deletes, and again changes nothing more: writing, copying, deleting, syncing. */
+    public static final ToolHints REPLACES = new ToolHints(false, true, true, false);
+    /** Overwrites or deletes, and again changes more or fails: editing, moving. */
+    public static final ToolHints CHANGES = new ToolHints(false, true, false, false);
+    /** May do anything a program can, beyond the mounts too: running a command. */
+    public static final ToolHints RUNS_PROGRAMS = new ToolHints(false, true, false, true);
+
     private final boolean readOnly;
     private final boolean destructive;
     private final boolean idempotent;

@@ -6,8 +6,8 @@ import dev.mero.core.message.Messages;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.PermissionDeniedException;
+import dev.mero.core.path.PathResolver;
 import dev.mero.core.path.ResolvedPath;
-import dev.mero.core.SecurityContext;
 import dev.mero.core.command.guard.ArgumentGuard;
 import dev.mero.core.command.guard.ArgumentGuards;
 
@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -58,7 +59,7 @@ import java.util.function.UnaryOperator;
  *   <li>the executable must not lie inside an entry that grants WRITE, where the agent could have changed it;</li>
  *   <li>{@link ArgumentGuard argument guards} (the {@link ArgumentGuards built-in ones} unless turned off, then
  *       the added ones) refuse code-executing and file-writing options of allowed programs;</li>
- *   <li>for {@link #check(SecurityContext, String, String) a check with a working directory}: the directory
+ *   <li>for {@link #check(PathResolver, String, String) a check with a working directory}: the directory
  *       needs EXECUTE;</li>
  *   <li>every argument that names a path must name one inside an entry that grants READ, resolved as the
  *       program will resolve it (see {@link PathArguments}): {@code cat /etc/passwd} stays denied with
@@ -172,22 +173,22 @@ public final class CommandPolicy {
      * Checks a command on its own, without a working directory: relative path arguments resolve against the
      * context's first entry.
      *
-     * @param context     the context whose name, entries and permissions apply
+     * @param resolver    the context's paths: its name, entries, ceiling and path checks
      * @param commandLine the command line
      * @return the checked command, without a working directory
      * @throws CommandDeniedException if the policy refuses the command
      * @throws InvalidInputException  if the line is empty, too long or malformed
      */
-    public CheckedCommand check(SecurityContext context, String commandLine) {
-        Objects.requireNonNull(context, "context");
-        List<PathEntry> entries = context.paths();
-        return check(context, commandLine, false, null, entries.isEmpty() ? null : entries.get(0).realPath());
+    public CheckedCommand check(PathResolver resolver, String commandLine) {
+        Objects.requireNonNull(resolver, "resolver");
+        List<PathEntry> entries = resolver.entries();
+        return check(resolver, commandLine, false, null, entries.isEmpty() ? null : entries.get(0).realPath());
     }
 
     /**
      * Checks a command and the working directory it is to run in, which needs EXECUTE.
      *
-     * @param context          the context whose name, entries and permissions apply
+     * @param resolver         the context's paths: its name, entries, ceiling and path checks
      * @param commandLine      the command line
      * @param workingDirectory the working directory as the agent names it ({@code /slug/dir}, relative to the
      *                         default entry, or a host path inside an entry); {@code null} or blank for the
@@ -197,25 +198,25 @@ public final class CommandPolicy {
      * @throws PermissionDeniedException if the working directory lacks EXECUTE, or no entry grants it
      * @throws InvalidInputException     if the line is malformed or the working directory is not a directory
      */
-    public CheckedCommand check(SecurityContext context, String commandLine, String workingDirectory) {
-        Objects.requireNonNull(context, "context");
-        return check(context, commandLine, true, workingDirectory, null);
+    public CheckedCommand check(PathResolver resolver, String commandLine, String workingDirectory) {
+        Objects.requireNonNull(resolver, "resolver");
+        return check(resolver, commandLine, true, workingDirectory, null);
     }
 
-    private CheckedCommand check(SecurityContext context, String line, boolean withWorkingDirectory,
+    private CheckedCommand check(PathResolver resolver, String line, boolean withWorkingDirectory,
                                  String workingDirectoryText, Path defaultBase) {
         List<String> argv = CommandLineParser.parse(line);
         String program = argv.get(0);
         if (ProgramName.of(program) == ProgramName.RELATIVE) {
-            throw relativeProgram(context, line, program);
+            throw relativeProgram(resolver, line, program);
         }
         Optional<ProgramLocator.Located> located = locator.locate(program);
         Set<String> names = names(program, located);
-        refuseDenied(context, line, argv, 0, names);
+        refuseDenied(resolver, line, argv, 0, names);
         boolean wrapper = isWrapper(program, located);
         if (wrapper) {
             for (int i = 1; i < argv.size(); i++) {
-                refuseDenied(context, line, argv, i, names(argv.get(i), payloadProgram(argv.get(i))));
+                refuseDenied(resolver, line, argv, i, names(argv.get(i), payloadProgram(argv.get(i))));
             }
         }
         CommandRule rule = allowRule(argv);
@@ -224,10 +225,10 @@ public final class CommandPolicy {
         }
         if (rule == null) {
             throw new CommandDeniedException("Command " + Messages.quote(line) + " does not match any allowed-command "
-                    + "rule in context " + Messages.quote(context.name()) + " (allowlist mode: default-deny).");
+                    + "rule in context " + Messages.quote(resolver.contextName()) + " (allowlist mode: default-deny).");
         }
-        ProgramLocator.Located executable = located.orElseThrow(() -> notFound(context, line, program));
-        refuseWritableExecutable(context, line, executable);
+        ProgramLocator.Located executable = located.orElseThrow(() -> notFound(resolver, line, program));
+        refuseWritableExecutable(resolver, line, executable);
         if (wrapper) {
             refuseNestedWrapper(line, argv, rule);
         }
@@ -235,26 +236,26 @@ public final class CommandPolicy {
         ResolvedPath workingDirectory = null;
         Path base = defaultBase;
         if (withWorkingDirectory) {
-            workingDirectory = workingDirectory(context, workingDirectoryText);
+            workingDirectory = workingDirectory(resolver, workingDirectoryText);
             base = workingDirectory.realPath();
         }
-        SandboxView view = SandboxView.of(context.paths(), context.permissions()).protecting(context::protectedPattern);
+        SandboxView view = SandboxView.of(resolver.entries(), resolver.ceiling()).protecting(resolver::protectedPattern);
         if (sandbox.enabled()) {
-            refuseSystemMountPoints(context, line, view);
+            refuseSystemMountPoints(resolver, line, view);
         }
         UnaryOperator<String> hostPathOf = sandbox.enabled() ? view::hostPath : UnaryOperator.identity();
-        List<ResolvedPath> pathArguments = new PathArguments(MountedPaths.of(context), line, base, names,
+        List<ResolvedPath> pathArguments = new PathArguments(MountedPaths.of(resolver), line, base, names,
                 ModifyingPrograms.pathPermissions(names, argv), hostPathOf).check(argv);
         return new CheckedCommand(line, argv, executable.executable(), executable.real(), rule, workingDirectory,
-                pathArguments, sandbox, view, sandbox.enabled() ? environment(view) : environment(context.paths()));
+                pathArguments, sandbox, view, sandbox.enabled() ? environment(view) : environment(resolver.entries()));
     }
 
     /** A mount named like a system directory would hide what every program needs to start. */
-    private static void refuseSystemMountPoints(SecurityContext context, String line, SandboxView view) {
+    private static void refuseSystemMountPoints(PathResolver resolver, String line, SandboxView view) {
         for (String name : view.topLevelNames()) {
             if (Bubblewrap.SYSTEM_NAMES.contains(name)) {
                 throw new CommandDeniedException("Command " + Messages.quote(line) + " cannot run in context "
-                        + Messages.quote(context.name()) + ": its mount " + Messages.quote("/" + name) + " has the "
+                        + Messages.quote(resolver.contextName()) + ": its mount " + Messages.quote("/" + name) + " has the "
                         + "name of a system directory that the command sandbox needs. No command can run until the "
                         + "operator gives that PathEntry another slug.");
             }
@@ -307,11 +308,11 @@ public final class CommandPolicy {
         return best;
     }
 
-    private void refuseDenied(SecurityContext context, String line, List<String> argv, int at, Set<String> names) {
+    private void refuseDenied(PathResolver resolver, String line, List<String> argv, int at, Set<String> names) {
         for (CommandRule rule : denyRules) {
             if (rule.blocks(argv, at, names)) {
                 throw new CommandDeniedException("Command " + Messages.quote(line) + " is blocked by denied-command "
-                        + "rule " + Messages.quote(rule.text()) + " in context " + Messages.quote(context.name())
+                        + "rule " + Messages.quote(rule.text()) + " in context " + Messages.quote(resolver.contextName())
                         + ".");
             }
         }
@@ -353,11 +354,11 @@ public final class CommandPolicy {
         }
     }
 
-    private static void refuseWritableExecutable(SecurityContext context, String line,
+    private static void refuseWritableExecutable(PathResolver resolver, String line,
                                                  ProgramLocator.Located executable) {
-        for (PathEntry entry : context.paths()) {
+        for (PathEntry entry : resolver.entries()) {
             if (entry.allowed().contains(Permission.WRITE) && executable.real().startsWith(entry.realPath())) {
-                String virtual = context.virtualPathOf(executable.real()).orElse(entry.mountPoint() + "/...");
+                String virtual = resolver.virtualPath(executable.real()).orElse(entry.mountPoint() + "/...");
                 throw (CommandDeniedException) new CommandDeniedException("Command " + Messages.quote(line)
                         + " would run " + Messages.quote(virtual) + ", which lies inside "
                         + Messages.quote(entry.mountPoint()) + " where the agent may write; a program the agent "
@@ -367,24 +368,24 @@ public final class CommandPolicy {
         }
     }
 
-    private static ResolvedPath workingDirectory(SecurityContext context, String text) {
+    private static ResolvedPath workingDirectory(PathResolver resolver, String text) {
         ResolvedPath resolved;
         if (text == null || text.isBlank()) {
-            context.checkPermission(Permission.EXECUTE);
-            PathEntry entry = context.paths().stream()
+            resolver.checkPermission(EnumSet.of(Permission.EXECUTE));
+            PathEntry entry = resolver.entries().stream()
                     .filter(e -> e.allowed().contains(Permission.EXECUTE) && !e.denied().contains(Permission.EXECUTE))
                     .findFirst()
-                    .orElseThrow(() -> new PermissionDeniedException("Context " + Messages.quote(context.name())
+                    .orElseThrow(() -> new PermissionDeniedException("Context " + Messages.quote(resolver.contextName())
                             + " has no PathEntry that grants 'EXECUTE', so no command can run: a command needs "
                             + "EXECUTE on its working directory."));
             // named by its mount point, so that no message shows the entry's host directory (unless another
             // entry's host directory has that very name)
-            resolved = context.checkPathAccess(entry.mountPoint(), Permission.EXECUTE);
+            resolved = resolver.resolve(entry.mountPoint(), EnumSet.of(Permission.EXECUTE));
             if (!resolved.realPath().equals(entry.realPath())) {
-                resolved = context.checkPathAccess(entry.realPath().toString(), Permission.EXECUTE);
+                resolved = resolver.resolve(entry.realPath().toString(), EnumSet.of(Permission.EXECUTE));
             }
         } else {
-            resolved = context.checkPathAccess(text, Permission.EXECUTE);
+            resolved = resolver.resolve(text, EnumSet.of(Permission.EXECUTE));
         }
         if (!Files.isDirectory(resolved.realPath())) {
             throw new InvalidInputException("Working directory " + Messages.quote(resolved.input()) + " is not a "
@@ -417,20 +418,20 @@ public final class CommandPolicy {
         return names;
     }
 
-    private CommandDeniedException relativeProgram(SecurityContext context, String line, String program) {
+    private CommandDeniedException relativeProgram(PathResolver resolver, String line, String program) {
         String name = ProgramName.baseName(program);
         String advice = ProgramName.of(name) == ProgramName.BARE ? ": write " + Messages.quote(name) + " instead."
                 : ".";
         return new CommandDeniedException("Command " + Messages.quote(line) + " names its program "
                 + Messages.quote(program) + " by a relative path. A program runs only by a bare name found on the "
-                + "command search path of context " + Messages.quote(context.name()) + " ("
+                + "command search path of context " + Messages.quote(resolver.contextName()) + " ("
                 + Messages.quote(locator.text()) + ") or by an absolute path that an allowed-command rule names "
                 + "exactly" + advice);
     }
 
-    private CommandDeniedException notFound(SecurityContext context, String line, String program) {
+    private CommandDeniedException notFound(PathResolver resolver, String line, String program) {
         String where = ProgramName.of(program) == ProgramName.BARE
-                ? " on the command search path of context " + Messages.quote(context.name()) + " ("
+                ? " on the command search path of context " + Messages.quote(resolver.contextName()) + " ("
                 + Messages.quote(locator.text()) + ")" : "";
         return new CommandDeniedException("Command " + Messages.quote(line) + " names the program "
                 + Messages.quote(program) + ", which is not an executable file" + where

@@ -2,10 +2,12 @@ package dev.mero.core.command;
 
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
+import dev.mero.core.path.PathResolver;
 import dev.mero.core.path.ResolvedPath;
-import dev.mero.core.SecurityContext;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,33 +23,35 @@ interface MountedPaths {
     /** The context's entries, the default one first. */
     List<PathEntry> entries();
 
-    /** {@link SecurityContext#checkPathAccess(String, Permission...)}; with no permissions, a coverage check. */
+    /** {@link PathResolver#resolve(String, java.util.Set)}; with no permissions, a coverage check. */
     ResolvedPath check(String path, Permission... needed);
 
-    /** {@link SecurityContext#virtualPathOf(Path)}. */
+    /** {@link PathResolver#virtualPath(Path)}. */
     Optional<String> virtualPathOf(Path realPath);
 
-    /** The view of a context. */
-    static MountedPaths of(SecurityContext context) {
+    /** The view of a context's paths. */
+    static MountedPaths of(PathResolver resolver) {
         return new MountedPaths() {
             @Override
             public String contextName() {
-                return context.name();
+                return resolver.contextName();
             }
 
             @Override
             public List<PathEntry> entries() {
-                return context.paths();
+                return resolver.entries();
             }
 
             @Override
             public ResolvedPath check(String path, Permission... needed) {
-                return needed.length == 0 ? context.checkPath(path) : context.checkPathAccess(path, needed);
+                EnumSet<Permission> permissions = EnumSet.noneOf(Permission.class);
+                permissions.addAll(Arrays.asList(needed));
+                return resolver.resolve(path, permissions);
             }
 
             @Override
             public Optional<String> virtualPathOf(Path realPath) {
-                return context.virtualPathOf(realPath);
+                return resolver.virtualPath(realPath);
             }
         };
     }

@@ -8,6 +8,7 @@ import dev.mero.core.Permission;
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.RateLimitedException;
 import dev.mero.core.message.Messages;
+import dev.mero.core.path.PathResolver;
 import dev.mero.core.path.ResolvedPath;
 
 import dev.mero.core.approval.ApprovalGate;
@@ -16,6 +17,7 @@ import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.command.CheckedCommand;
+import dev.mero.core.command.CommandPolicy;
 import dev.mero.core.limit.CallKey;
 import dev.mero.core.limit.RateLimiter;
 import dev.mero.core.limit.RetryBudget;
@@ -26,11 +28,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * The governance steps every guarded action passes, in a fixed order: scope, rate limit, the security
@@ -264,8 +264,8 @@ public final class ActionGuard {
     }
 
     /** The approval view of a command decision; the re-check runs the whole command policy again. */
-    public static Approval<CheckedCommand> commands(BiFunction<String, String, CheckedCommand> checkCommand,
-                                                   String commandLine, String workingDirectory) {
+    public static Approval<CheckedCommand> commands(CommandPolicy policy, PathResolver resolver, String commandLine,
+                                                   String workingDirectory) {
         return new Approval<>() {
             @Override
             public Set<Permission> targetRequirements(CheckedCommand command) {
@@ -293,7 +293,7 @@ public final class ActionGuard {
 
             @Override
             public CheckedCommand recheck(CheckedCommand command) {
-                CheckedCommand now = checkCommand.apply(command.commandLine(), workingDirectory);
+                CheckedCommand now = policy.check(resolver, command.commandLine(), workingDirectory);
                 if (!now.equals(command)) {
                     throw new CommandDeniedException("Command " + Messages.quote(command.commandLine())
                             + " changed while it was being approved (a program or path it names now resolves "
@@ -342,8 +342,7 @@ public final class ActionGuard {
      * The approval view of a path decision; {@code path} is the path as the agent wrote it, {@code contentDigest}
      * the digest of the content the action writes ({@code null} for none).
      */
-    public static Approval<ResolvedPath> paths(UnaryOperator<ResolvedPath> resolveAgain,
-                                               Function<String, ResolvedPath> checkPath, String path, String details,
+    public static Approval<ResolvedPath> paths(PathResolver resolver, String path, String details,
                                                String contentDigest) {
         return new Approval<>() {
             @Override
@@ -363,7 +362,7 @@ public final class ActionGuard {
 
             @Override
             public ResolvedPath recheck(ResolvedPath target) {
-                return resolveAgain.apply(target);
+                return resolver.resolveAgain(target);
             }
 
             @Override
@@ -394,7 +393,7 @@ public final class ActionGuard {
             public String fallbackKey() {
                 String canonical;
                 try {
-                    canonical = checkPath.apply(path).virtualPath();
+                    canonical = resolver.resolve(path, EnumSet.noneOf(Permission.class)).virtualPath();
                 } catch (MeroToolsException uncovered) {
                     canonical = "unresolved\u0000" + path;
                 }

@@ -84,8 +84,7 @@ public final class CallerNarrowing {
                     + Messages.quote(operations.context().name()) + " with scopes " + scopes + ": they are not "
                     + "within the context's own scopes, or the name is malformed. Nothing was run.");
         }
-        MeroOperations narrowedOperations = MeroOperations.builder(narrowed).limits(operations.limits())
-                .catalogue(operations.catalogue()).metrics(operations.metrics()).build();
+        MeroOperations narrowedOperations = operations.narrowedTo(narrowed);
         if (callers.size() >= MAX_CALLERS) {
             callers.clear();
         }

@@ -51,6 +51,11 @@ final class DirectoryTree implements ToolOperation {
                             }
 
                             @Override
+                            public boolean typesSuffice() {
+                                return true;
+                            }
+
+                            @Override
                             public void denied(String relative) {
                                 lines.append(" (no access)");
                             }

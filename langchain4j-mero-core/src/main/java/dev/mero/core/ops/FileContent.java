@@ -37,6 +37,13 @@ final class FileContent {
             throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
                     + "regular file; " + tool + " works on regular files only.");
         }
+        try (SeekableByteChannel confined = Targets.openConfined(target)) {
+            if (confined != null) {
+                return read(target, confined, maxBytes, tool);
+            }
+        } catch (IOException e) {
+            throw Targets.failure(context, "read", target, e);
+        }
         try (SecureDirectory parent = Targets.openParent(target)) {
             return read(target, parent, maxBytes, tool);
         } catch (IOException e) {
@@ -60,14 +67,20 @@ final class FileContent {
         if (!attributes.isRegularFile()) {
             throw Targets.notAFile(target, attributes, tool);
         }
-        try (SeekableByteChannel channel = parent.newByteChannel(name, READ);
-             InputStream in = Channels.newInputStream(channel)) {
-            byte[] bytes = in.readNBytes(maxBytes + 1);
-            if (bytes.length > maxBytes) {
-                throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is larger than "
-                        + maxBytes + " bytes, more than " + tool + " handles at once.");
-            }
-            return bytes;
+        try (SeekableByteChannel channel = parent.newByteChannel(name, READ)) {
+            return read(target, channel, maxBytes, tool);
         }
+    }
+
+    /** Reads an open file completely, refusing one larger than {@code maxBytes}. */
+    private static byte[] read(ResolvedPath target, SeekableByteChannel channel, int maxBytes, String tool)
+            throws IOException {
+        InputStream in = Channels.newInputStream(channel);
+        byte[] bytes = in.readNBytes(maxBytes + 1);
+        if (bytes.length > maxBytes) {
+            throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is larger than "
+                    + maxBytes + " bytes, more than " + tool + " handles at once.");
+        }
+        return bytes;
     }
 }

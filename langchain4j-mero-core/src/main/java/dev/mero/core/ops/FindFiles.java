@@ -50,6 +50,11 @@ final class FindFiles implements ToolOperation {
                                 return add(relative, attributes, DirectoryListing.PROTECTED_MARK);
                             }
 
+                            @Override
+                            public boolean typesSuffice() {
+                                return true;
+                            }
+
                             private boolean add(String relative, BasicFileAttributes attributes, String mark) {
                                 if (glob.matches(relative)) {
                                     if (found.size() == limits.maxFindResults()) {

@@ -74,7 +74,7 @@ public final class GlobPattern {
     /** Names the argument of a configured glob in {@link #compile}'s refusal, which {@link #of} rewords. */
     private static final ToolDescriptor CONFIGURED = ToolDescriptor.builder().name("protected_paths")
             .description("A configured glob").operation(dev.mero.core.guard.Operation.FILE_READ)
-            .permission(dev.mero.core.Permission.READ).hints(ToolHints.of(true, false, true, false))
+            .hints(ToolHints.READ_ONLY)
             .parameter(ToolParameter.required("pattern", ParameterType.STRING, "The glob")).build();
 
     /**

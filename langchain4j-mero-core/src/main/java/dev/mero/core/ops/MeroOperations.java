@@ -1,10 +1,5 @@
 package dev.mero.core.ops;
 
-import dev.mero.core.catalogue.CommandToolTexts;
-import dev.mero.core.catalogue.DirectoryToolTexts;
-import dev.mero.core.catalogue.FileToolTexts;
-import dev.mero.core.catalogue.SearchToolTexts;
-import dev.mero.core.catalogue.SyncToolTexts;
 import dev.mero.core.catalogue.ToolCatalogue;
 import dev.mero.core.catalogue.ToolDescriptor;
 
@@ -19,7 +14,8 @@ import dev.mero.core.metrics.MeroMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,34 +43,42 @@ public final class MeroOperations {
     private final SecurityContext context;
     private final ToolCatalogue catalogue;
     private final OperationLimits limits;
-    private final Map<String, ToolOperation> operations;
     private final MeroMetrics metrics;
+    /** Every tool offered, in catalogue order and then the application's own: its descriptor and its operation. */
+    private final Map<String, Registered> tools;
+
+    /** The application's own tools, each bound again to a narrowed caller's context. */
+    private final List<OwnTool> own;
+
+    /** A tool declared once: what the model sees of it and what runs it. */
+    private record Registered(ToolDescriptor descriptor, ToolOperation operation) {
+    }
+
+    /** An application's tool as registered: its descriptor and how it binds to a context. */
+    private record OwnTool(ToolDescriptor descriptor, Function<SecurityContext, ToolOperation> binding) {
+    }
 
     private MeroOperations(Builder builder) {
         this.context = builder.context;
         this.catalogue = builder.catalogue;
         this.limits = builder.limits;
         this.metrics = builder.metrics;
-        Map<String, ToolOperation> map = new HashMap<>();
-        map.put(FileToolTexts.READ_FILE, new ReadFile(context, limits));
-        map.put(FileToolTexts.WRITE_FILE, new WriteFile(context, limits));
-        map.put(FileToolTexts.APPEND_FILE, new AppendFile(context, limits));
-        map.put(FileToolTexts.EDIT_FILE, new EditFile(context, limits));
-        map.put(FileToolTexts.COPY_FILE, new CopyFile(context, limits));
-        map.put(FileToolTexts.MOVE_FILE, new MoveFile(context, limits));
-        map.put(FileToolTexts.DELETE_FILE, new DeleteFile(context));
-        map.put(FileToolTexts.FILE_INFO, new FileInfo(context));
-        map.put(DirectoryToolTexts.LIST_ROOTS, new ListRoots(context));
-        map.put(DirectoryToolTexts.LIST_DIRECTORY, new ListDirectory(context, limits));
-        map.put(DirectoryToolTexts.DIRECTORY_TREE, new DirectoryTree(context, limits));
-        map.put(DirectoryToolTexts.CREATE_DIRECTORY, new CreateDirectory(context));
-        map.put(DirectoryToolTexts.DELETE_DIRECTORY, new DeleteDirectory(context, limits));
-        map.put(SearchToolTexts.FIND_FILES, new FindFiles(context, limits));
-        map.put(SearchToolTexts.SEARCH_TEXT, new SearchText(context, limits));
-        map.put(CommandToolTexts.RUN_COMMAND, new RunCommand(context, metrics));
-        map.put(SyncToolTexts.SYNC_DIRECTORY, new SyncDirectory(context, limits));
-        map.keySet().retainAll(catalogueNames(catalogue));
-        this.operations = Map.copyOf(map);
+        Map<String, Registered> table = new LinkedHashMap<>();
+        for (ToolDescriptor tool : catalogue.tools()) {
+            ToolOperation operation = StandardTools.bind(tool.name(), context, limits, metrics);
+            if (operation != null) {
+                table.put(tool.name(), new Registered(tool, operation));
+            }
+        }
+        this.own = List.copyOf(builder.own);
+        for (OwnTool tool : own) {
+            ToolOperation operation = Objects.requireNonNull(tool.binding().apply(context), "operation");
+            if (table.putIfAbsent(tool.descriptor().name(), new Registered(tool.descriptor(), operation)) != null) {
+                throw new IllegalArgumentException("Tool " + Messages.quote(tool.descriptor().name())
+                        + " is registered twice: give the application's tool a name of its own");
+            }
+        }
+        this.tools = Collections.unmodifiableMap(table);
     }
 
     /**
@@ -95,6 +99,13 @@ public final class MeroOperations {
      */
     public static Builder builder(SecurityContext context) {
         return new Builder(context);
+    }
+
+    /** The same tools, limits and catalogue, bound to a context narrowed from this one. */
+    MeroOperations narrowedTo(SecurityContext narrowed) {
+        Builder builder = builder(narrowed).limits(limits).catalogue(catalogue).metrics(metrics);
+        own.forEach(tool -> builder.tool(tool.descriptor(), tool.binding()));
+        return builder.build();
     }
 
     /**
@@ -143,8 +154,9 @@ public final class MeroOperations {
      */
     public List<ToolDescriptor> availableTools() {
         List<ToolDescriptor> available = new ArrayList<>();
-        for (ToolDescriptor tool : catalogue.tools()) {
-            if (operations.containsKey(tool.name()) && usable(tool)) {
+        for (Registered registered : tools.values()) {
+            ToolDescriptor tool = registered.descriptor();
+            if (usable(tool)) {
                 available.add(tool);
             }
         }
@@ -180,7 +192,7 @@ public final class MeroOperations {
      */
     public String call(String toolName, String jsonArguments) {
         operation(toolName);
-        ToolDescriptor tool = catalogue.find(toolName).orElseThrow();
+        ToolDescriptor tool = tools.get(toolName).descriptor();
         return call(toolName, ToolArguments.parse(tool, jsonArguments));
     }
 
@@ -214,8 +226,8 @@ public final class MeroOperations {
     }
 
     private ToolResponse respond(String toolName, Function<ToolDescriptor, ToolArguments> parse) {
-        ToolDescriptor tool = toolName == null || !operations.containsKey(toolName) ? null
-                : catalogue.find(toolName).orElse(null);
+        ToolDescriptor tool = toolName == null || !tools.containsKey(toolName) ? null
+                : tools.get(toolName).descriptor();
         if (tool == null) {
             return unoffered(toolName);
         }
@@ -247,7 +259,7 @@ public final class MeroOperations {
      * @return the error response
      */
     public ToolResponse unoffered(String toolName) {
-        if (toolName != null && operations.containsKey(toolName)) {
+        if (toolName != null && tools.containsKey(toolName)) {
             metrics.toolCall(toolName, MeroMetrics.DENIED, Duration.ZERO);
             return ToolResponse.failure(new MeroToolsException("the tool " + Messages.quote(toolName)
                     + " is not available to you in context " + Messages.quote(context.name()) + ": nothing here "
@@ -260,7 +272,8 @@ public final class MeroOperations {
     }
 
     private ToolOperation operation(String toolName) {
-        ToolOperation operation = toolName == null ? null : operations.get(toolName);
+        ToolOperation operation = toolName == null || !tools.containsKey(toolName) ? null
+                : tools.get(toolName).operation();
         if (operation == null) {
             StringJoiner names = new StringJoiner(", ");
             availableTools().forEach(tool -> names.add(tool.name()));
@@ -304,12 +317,6 @@ public final class MeroOperations {
         return false;
     }
 
-    private static Set<String> catalogueNames(ToolCatalogue catalogue) {
-        Set<String> names = new java.util.HashSet<>();
-        catalogue.tools().forEach(tool -> names.add(tool.name()));
-        return names;
-    }
-
     /** Builds {@link MeroOperations}. */
     public static final class Builder {
 
@@ -317,6 +324,7 @@ public final class MeroOperations {
         private ToolCatalogue catalogue = ToolCatalogue.standard();
         private OperationLimits limits = OperationLimits.defaults();
         private MeroMetrics metrics = MeroMetrics.none();
+        private final List<OwnTool> own = new ArrayList<>();
 
         private Builder(SecurityContext context) {
             this.context = Objects.requireNonNull(context, "context");
@@ -361,6 +369,26 @@ public final class MeroOperations {
          *
          * @return the operations
          */
+        /**
+         * Registers the application's own tool, declared once: its descriptor (name, description, parameters,
+         * operations, from which its permissions follow, and hints) and the operation that runs it. It is offered
+         * and run like a catalogue tool, by every binding built on these operations: offered only where the
+         * context grants its operations' scopes and permissions, its arguments validated against the descriptor,
+         * its refusals and failures answered as the built-in tools' are. The operation decides nothing itself: it
+         * calls the context it is bound to ({@link SecurityContext#guard}) before it touches anything; a caller
+         * narrowed from these operations binds it again to the narrowed context.
+         *
+         * @param descriptor the tool as the model sees it; its name must differ from every catalogue tool's
+         * @param binding    binds the tool to a context: what runs it there, given arguments validated against the
+         *                   descriptor
+         * @return this builder
+         */
+        public Builder tool(ToolDescriptor descriptor, Function<SecurityContext, ToolOperation> binding) {
+            own.add(new OwnTool(Objects.requireNonNull(descriptor, "descriptor"),
+                    Objects.requireNonNull(binding, "binding")));
+            return this;
+        }
+
         public MeroOperations build() {
             return new MeroOperations(this);
         }

@@ -45,6 +45,17 @@ final class ReadFile implements ToolOperation {
                         + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
             }
             LineWindow window;
+            // one open the kernel confines below the mount, where it can (ConfinedCalls); anything but a plain
+            // success there takes the path below, which decides and explains as it always has
+            try (SeekableByteChannel confined = Targets.openConfined(target)) {
+                if (confined != null) {
+                    window = LineWindow.read(Channels.newInputStream(confined), confined.size(), offset, limit,
+                            limits.maxReadBytes(), limits.maxScanBytes());
+                    return render(target.virtualPath(), window, offset);
+                }
+            } catch (IOException e) {
+                throw Targets.failure(context, "read", target, e);
+            }
             // the open walks from the mount's own directory handle without following a link, so it reaches the
             // checked file or fails; a failure is re-checked and explained by Targets.failure
             try (SecureDirectory parent = Targets.openParent(target)) {

@@ -5,6 +5,7 @@ import dev.mero.core.OperationFailedException;
 import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -26,6 +27,22 @@ final class Targets {
      */
     static SecureDirectory openParent(ResolvedPath target) throws IOException {
         return SecureDirectory.open(target.entry(), target.realPath().getParent());
+    }
+
+    /**
+     * Opens a target that is a regular file for reading with one open the kernel confines below its mount
+     * ({@link ConfinedCalls}), where this JVM and kernel offer it.
+     *
+     * @param target a checked target below its mount root
+     * @return the open file, or {@code null}: then open it through {@link #openParent} as always, whose checks
+     *         decide and explain anything but a plain success
+     */
+    static SeekableByteChannel openConfined(ResolvedPath target) {
+        Path file = target.realPath();
+        if (target.isMountRoot() || !file.startsWith(target.entry().realPath())) {
+            return null;
+        }
+        return ConfinedCalls.current().openRegularFile(target.entry(), file);
     }
 
     /**

@@ -1,8 +1,12 @@
 package dev.mero.core.ops;
 
-/** One operation of the catalogue bound to a context: validated arguments in, model-ready text out. */
+/**
+ * What runs a tool for one context: validated arguments in, model-ready text out. The built-in tools implement it;
+ * an application registers its own with {@link MeroOperations.Builder#tool(dev.mero.core.catalogue.ToolDescriptor,
+ * ToolOperation)}.
+ */
 @FunctionalInterface
-interface ToolOperation {
+public interface ToolOperation {
 
     /**
      * Runs the operation.

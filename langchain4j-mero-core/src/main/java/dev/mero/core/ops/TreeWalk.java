@@ -6,9 +6,10 @@ import dev.mero.core.Permission;
 import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -75,6 +76,18 @@ final class TreeWalk {
          */
         default boolean settle() throws IOException {
             return true;
+        }
+
+        /**
+         * Whether this visitor asks its entries' attributes for their type only ({@code isDirectory},
+         * {@code isRegularFile}, {@code isSymbolicLink}, {@code isOther}): then, where the kernel reports the
+         * types with the names ({@link ConfinedCalls#list}), the walk reads no attributes per entry and hands
+         * over type-only ones.
+         *
+         * @return {@code true} if the type is all this visitor reads of an entry's attributes
+         */
+        default boolean typesSuffice() {
+            return false;
         }
     }
 
@@ -158,16 +171,19 @@ final class TreeWalk {
 
     /** Returns {@code false} when the walk must stop. */
     private boolean walk(SecureDirectory directory, String prefix, int depth) throws IOException {
-        List<String> names = names(directory);
-        Collections.sort(names);
-        for (String name : names) {
+        List<TypedName> names = names(directory);
+        Path real = Targets.below(start.realPath(), prefix);
+        names.sort(Comparator.comparing(TypedName::name));
+        for (TypedName typed : names) {
+            String name = typed.name();
             if (outcome.entries >= maxEntries) {
                 return settled() && cut(false);
             }
             if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
                 return settled() && cut(true);
             }
-            Optional<BasicFileAttributes> attributes = directory.attributes(name);
+            Optional<BasicFileAttributes> attributes = typed.type() == TypedName.Type.UNKNOWN
+                    ? directory.attributes(name) : Optional.of(typed.attributes());
             if (attributes.isEmpty()) {
                 continue;
             }
@@ -177,7 +193,7 @@ final class TreeWalk {
             }
             outcome.entries++;
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
-            Optional<String> protectedBy = context.protectedPattern(Targets.below(start.realPath(), relative));
+            Optional<String> protectedBy = context.protectedEntryPattern(real, name);
             if (protectedBy.isPresent()) {
                 outcome.protectedEntries++;
                 if (!visitor.protectedEntry(relative, depth, attributes.get(), protectedBy.get())) {
@@ -213,13 +229,20 @@ final class TreeWalk {
 
     /**
      * The names of a directory, at most one more than the entries left, read until the deadline: one huge
-     * directory does not outlast it.
+     * directory does not outlast it. Where the visitor needs types only and the kernel reports them, they come
+     * with the names; otherwise every type is {@link TypedName.Type#UNKNOWN}, to be read per entry.
      */
-    private List<String> names(SecureDirectory directory) throws IOException {
+    private List<TypedName> names(SecureDirectory directory) throws IOException {
         int max = maxEntries - outcome.entries;
-        List<String> names = new ArrayList<>();
+        if (visitor.typesSuffice()) {
+            List<TypedName> typed = ConfinedCalls.current().list(start.entry(), directory, max);
+            if (typed != null) {
+                return typed;
+            }
+        }
+        List<TypedName> names = new ArrayList<>();
         directory.scan(name -> {
-            names.add(name);
+            names.add(new TypedName(name, TypedName.Type.UNKNOWN));
             if ((names.size() & 0x3FF) == 0 && deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
                 return false;
             }

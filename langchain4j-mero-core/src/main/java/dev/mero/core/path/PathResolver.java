@@ -58,6 +58,8 @@ public final class PathResolver {
     private final Map<List<String>, List<Integer>> byLexicalRoot;
     /** Globs no permission reaches, matched against the path inside every entry that contains a target. */
     private final ProtectedPaths protection;
+    /** The directory {@link #protectedEntryPattern} was last asked about; replaced whole, so safe to share. */
+    private volatile DirectoryInside lastDirectory;
 
     public PathResolver(String contextName, List<PathEntry> entries, Set<Permission> ceiling) {
         this(contextName, entries, ceiling, ProtectedPaths.none());
@@ -96,6 +98,73 @@ public final class PathResolver {
             names.add(name.toString());
         }
         return List.copyOf(names);
+    }
+
+    /**
+     * The context's name, for messages.
+     *
+     * @return the name
+     */
+    public String contextName() {
+        return contextName;
+    }
+
+    /**
+     * The context's entries, in the order they were configured (the default one first).
+     *
+     * @return an immutable list
+     */
+    public List<PathEntry> entries() {
+        return entries;
+    }
+
+    /**
+     * The context's permission ceiling.
+     *
+     * @return the ceiling
+     */
+    public Set<Permission> ceiling() {
+        return ceiling;
+    }
+
+    /**
+     * Checks that the ceiling includes every permission an action needs.
+     *
+     * @param needed the permissions
+     * @throws PermissionDeniedException if the ceiling lacks one of them
+     */
+    public void checkPermission(Set<Permission> needed) {
+        EnumSet<Permission> beyondCeiling = difference(needed, ceiling);
+        if (!beyondCeiling.isEmpty()) {
+            throw new PermissionDeniedException(Messages.lacksPermissions(contextName, beyondCeiling, ceiling));
+        }
+    }
+
+    /**
+     * Resolves a target again and requires the same real path (and, for a link, the same link target), without
+     * recording anything: the check between a decision and its use.
+     *
+     * @param target a target this resolver resolved earlier
+     * @return the target as resolved now, with the content digest it was guarded for
+     * @throws PathAccessDeniedException if the target now resolves elsewhere or is no longer covered
+     */
+    public ResolvedPath resolveAgain(ResolvedPath target) {
+        ResolvedPath now = resolve(target.input(), target.checkedPermissions(), target.followsLastLink());
+        if (now.realPath().equals(target.realPath()) && !now.linkTarget().equals(target.linkTarget())) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
+                    + "being used: the symbolic link " + Messages.quote(target.virtualPath()) + " now leads elsewhere. "
+                    + "Nothing was done; check the link and try again.").withAuditDetail("link led to "
+                    + target.linkTarget().map(Path::toString).orElse("nothing") + ", now "
+                    + now.linkTarget().map(Path::toString).orElse("nothing"));
+        }
+        if (!now.realPath().equals(target.realPath())) {
+            throw new PathAccessDeniedException("Path " + Messages.quote(target.input()) + " changed while it was "
+                    + "being used: it resolved to " + Messages.quote(target.virtualPath())
+                    + " when checked and now resolves to " + Messages.quote(now.virtualPath())
+                    + ". Nothing was done; check the path and try again.").withAuditDetail("resolved to "
+                    + Messages.quote(target.realPath().toString()) + ", now " + Messages.quote(now.realPath().toString()));
+        }
+        return now.withContentDigest(target.contentDigest().orElse(null));
     }
 
     public ResolvedPath resolve(String input, Set<Permission> needed) {
@@ -353,10 +422,7 @@ public final class PathResolver {
         if (needed.contains(Permission.WRITE) || needed.contains(Permission.DELETE)) {
             refuseRepositoryMetadata(input, real, containing.get(containing.size() - 1));
         }
-        EnumSet<Permission> beyondCeiling = difference(needed, ceiling);
-        if (!beyondCeiling.isEmpty()) {
-            throw new PermissionDeniedException(Messages.lacksPermissions(contextName, beyondCeiling, ceiling));
-        }
+        checkPermission(needed);
         Path innermostRoot = containing.get(containing.size() - 1).realPath();
         EnumSet<Permission> effective = EnumSet.copyOf(ceiling.isEmpty() ? EnumSet.noneOf(Permission.class) : ceiling);
         PathEntry deciding = null;
@@ -453,6 +519,43 @@ public final class PathResolver {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The protected path glob that covers {@code directory/name}, where {@code directory} and every directory
+     * above it inside its entries are not protected: only the entry's full path inside each containing entry is
+     * matched. An entry that is itself a mount root is the empty path there, which nothing matches, so the entries
+     * containing the directory are all that count; they are kept for the last directory asked about, as a walk
+     * asks for every entry of a directory in turn. Public for the facade ({@code SecurityContext}) only.
+     *
+     * @param directory the canonical host path of a directory a walk entered
+     * @param name      the name of an entry there
+     * @return the first matching glob, empty when none matches
+     */
+    public Optional<String> protectedEntryPattern(Path directory, String name) {
+        if (protection.isEmpty()) {
+            return Optional.empty();
+        }
+        DirectoryInside inside = lastDirectory;
+        if (inside == null || !inside.directory().equals(directory)) {
+            List<PathEntry> containing = containing(directory);
+            List<String> paths = new ArrayList<>(containing.size());
+            containing.forEach(entry -> paths.add(inside(entry, directory)));
+            inside = new DirectoryInside(directory, paths);
+            lastDirectory = inside;
+        }
+        for (String path : inside.paths()) {
+            Optional<String> found = path.isEmpty() ? protection.matchName(name, 0)
+                    : protection.matchName(path + "/" + name, path.length() + 1);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A directory's path inside each entry containing it, outermost first. */
+    private record DirectoryInside(Path directory, List<String> paths) {
     }
 
     /** The path of {@code real} inside an entry containing it, {@code '/'}-separated; empty for the root. */

@@ -190,6 +190,17 @@ public final class ProtectedPaths {
     }
 
     /** The first glob that matches {@code relative} itself, whose last name starts at {@code nameStart}. */
+    /**
+     * The first rule that matches a relative path itself, not the directories above it.
+     *
+     * @param relative  a path inside a mount, {@code '/'}-separated, not empty
+     * @param nameStart where its last name starts
+     * @return the rule's glob, or empty
+     */
+    Optional<String> matchName(String relative, int nameStart) {
+        return matchExactly(relative, nameStart);
+    }
+
     private Optional<String> matchExactly(String relative, int nameStart) {
         for (Rule rule : rules) {
             if (rule.matches(relative, nameStart)) {

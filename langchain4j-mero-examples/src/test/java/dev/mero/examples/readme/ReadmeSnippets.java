@@ -10,6 +10,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.mero.core.path.SecureFiles;
 import dev.mero.core.guard.Operation;
+import dev.mero.core.OperationFailedException;
 import dev.mero.core.PathEntry;
 import dev.mero.core.Permission;
 import dev.mero.core.path.ResolvedPath;
@@ -20,6 +21,11 @@ import dev.mero.core.approval.ConsoleApproval;
 import dev.mero.core.approval.SessionApprovalMemory;
 import dev.mero.core.command.CommandResult;
 import dev.mero.core.command.CommandSandbox;
+import dev.mero.core.catalogue.ParameterType;
+import dev.mero.core.catalogue.ToolDescriptor;
+import dev.mero.core.catalogue.ToolHints;
+import dev.mero.core.catalogue.ToolParameter;
+import dev.mero.core.ops.MeroOperations;
 import dev.mero.tools.DelegationTools;
 import dev.mero.tools.MeroTools;
 import dev.mero.tools.testing.ScriptedChatModel;
@@ -202,4 +208,27 @@ final class ReadmeSnippets {
         }
     }
     // README:end
+
+    static MeroOperations ownTool(SecurityContext context) {
+        // README:begin own-tool
+        // declared once: name, description, parameters, operations (its permissions follow) and named hints
+        ToolDescriptor countWords = ToolDescriptor.builder().name("count_words")
+                .description("Counts the words of a text file. Paths look like /<mount>/...")
+                .parameter(ToolParameter.required("path", ParameterType.STRING, "The file, e.g. /ws/notes.md"))
+                .operation(Operation.FILE_READ).hints(ToolHints.READ_ONLY).build();
+        // bound to each context (a narrowed caller's too); every binding offers and runs it like a built-in tool
+        MeroOperations operations = MeroOperations.builder(context)
+                .tool(countWords, bound -> arguments -> {
+                    ResolvedPath target = bound.guard(Operation.FILE_READ, arguments.string("path"));
+                    try (SeekableByteChannel channel = SecureFiles.newByteChannel(target, StandardOpenOption.READ)) {
+                        String text = new String(Channels.newInputStream(channel).readNBytes(1 << 20), UTF_8);
+                        return target.virtualPath() + ": " + text.split("\\s+").length + " words";
+                    } catch (IOException e) {
+                        throw new OperationFailedException("Could not read " + target.virtualPath() + ".");
+                    }
+                })
+                .build();
+        // README:end
+        return operations;
+    }
 }

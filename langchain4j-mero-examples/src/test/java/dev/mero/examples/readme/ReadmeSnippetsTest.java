@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Holds the documentation's Java snippets equal to compiled, tested code: every {@code ```java} block of the
  * README, {@code CONTRIBUTING.md}, {@code SECURITY.md} and the {@code docs/} pages ({@link DocPages}) must be one
- * region of {@link ReadmeSnippets}, the PostgreSQL module's {@code ReadmeSnippetsPostgres} or the Spring AI
- * module's {@code ReadmeSnippetTest} (marked {@code // README:begin name} ... {@code // README:end}), and tests
+ * region of {@link ReadmeSnippets}, the PostgreSQL module's {@code ReadmeSnippetsPostgres}, the Spring AI
+ * module's {@code ReadmeSnippetTest} or the approval inbox's {@code ReadmeSnippetsInboxTest} (marked {@code // README:begin name} ... {@code // README:end}), and tests
  * run those regions. A snippet that drifts from the code fails here.
  */
 class ReadmeSnippetsTest {
@@ -68,7 +68,8 @@ class ReadmeSnippetsTest {
             "langchain4j-mero-examples/src/test/java/dev/mero/examples/readme/ReadmeSnippets.java",
             "langchain4j-mero-postgres/src/test/java/dev/mero/postgres/ReadmeSnippetsPostgres.java",
             "langchain4j-mero-spring-ai/src/test/java/dev/mero/springai/ReadmeSnippetTest.java",
-            "langchain4j-mero-spring-boot-starter/src/test/java/dev/mero/springboot/StarterApplicationTest.java");
+            "langchain4j-mero-spring-boot-starter/src/test/java/dev/mero/springboot/StarterApplicationTest.java",
+            "langchain4j-mero-approval-inbox/src/test/java/dev/mero/inbox/ReadmeSnippetsInboxTest.java");
 
     static Map<String, String> regions() throws IOException {
         Map<String, String> regions = new LinkedHashMap<>();

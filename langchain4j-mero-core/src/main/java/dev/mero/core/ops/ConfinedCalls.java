@@ -1,0 +1,97 @@
+package dev.mero.core.ops;
+
+import dev.mero.core.PathEntry;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The kernel's own confinement, where the JVM can reach it: one {@code openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)} from a mount's directory descriptor instead of a name-by-name walk
+ * with a type check before each open, and a directory listing with the entries' types ({@code getdents64}'s
+ * {@code d_type}) instead of a {@code stat} per entry.
+ *
+ * <p>Only a shortcut to a success: a call that does not end in a plain success (any error, a link, a type other
+ * than the one wanted, a name the JVM cannot represent) answers {@code null} and the caller takes the path it has
+ * always taken, whose checks make today's decision and write today's message. So this layer never refuses and
+ * never explains anything itself; it only spares the checks where the kernel already guarantees their outcome.
+ *
+ * <p>On Java 17 {@link #NONE} is used; the multi-release jar's Java 25 classes select an implementation through
+ * the foreign-function API where the kernel has {@code openat2} and no seccomp policy refuses it
+ * ({@link ConfinedCallsSelector}). {@code -Dmero.confinedCalls=off} turns it off.
+ */
+interface ConfinedCalls {
+
+    /** The system property that turns the layer off ({@code off}); read once, when the layer is selected. */
+    String PROPERTY = "mero.confinedCalls";
+
+    /** No kernel confinement reachable: every call takes the JDK's path. */
+    ConfinedCalls NONE = new ConfinedCalls() {
+        @Override
+        public String name() {
+            return "none";
+        }
+
+        @Override
+        public SeekableByteChannel openRegularFile(PathEntry entry, Path file) {
+            return null;
+        }
+
+        @Override
+        public List<TypedName> list(PathEntry entry, SecureDirectory directory, int max) {
+            return null;
+        }
+    };
+
+    /**
+     * What the layer uses, for logs and tests.
+     *
+     * @return e.g. {@code "openat2"}, or {@code "none"}
+     */
+    String name();
+
+    /**
+     * Opens a regular file for reading with one confined {@code openat2} from its mount's directory descriptor,
+     * never following a link, never blocking on a pipe, and checks its type on the open descriptor.
+     *
+     * @param entry the mount the file is in
+     * @param file  the file's canonical real path, below the mount's real path
+     * @return the channel, positioned at 0, whose {@code size()} is the file's size; or {@code null} when this
+     *         layer does not decide (then take the JDK's path)
+     */
+    SeekableByteChannel openRegularFile(PathEntry entry, Path file);
+
+    /**
+     * Lists an open directory's entries with their types as the kernel reports them, reading the directory
+     * through a descriptor opened, confined, from the mount's descriptor and checked to be this very directory.
+     *
+     * @param entry     the mount the directory is in
+     * @param directory the open directory
+     * @param max       how many entries the caller wants at most: at most one more is returned, the first in
+     *                  directory order, as the JDK's listing would give them
+     * @return the entries (not {@code .} and {@code ..}), in directory order, a mutable list; or {@code null} when this layer
+     *         does not decide (then list it through the JDK)
+     */
+    List<TypedName> list(PathEntry entry, SecureDirectory directory, int max);
+
+    /**
+     * The layer in use.
+     *
+     * @return the selected layer, {@link #NONE} when turned off or not available
+     */
+    static ConfinedCalls current() {
+        return Selected.calls;
+    }
+
+    /** The selected layer; tests replace it to run the JDK's path on Java 25 too. */
+    final class Selected {
+        static volatile ConfinedCalls calls = select();
+
+        private Selected() {
+        }
+
+        static ConfinedCalls select() {
+            return "off".equals(System.getProperty(PROPERTY)) ? NONE : ConfinedCallsSelector.select();
+        }
+    }
+}

@@ -1,0 +1,317 @@
+package dev.mero.core.ops;
+
+import static dev.mero.core.ops.LinuxSyscalls.AT_FDCWD;
+import static dev.mero.core.ops.LinuxSyscalls.ENOSYS;
+import static dev.mero.core.ops.LinuxSyscalls.EPERM;
+import static dev.mero.core.ops.LinuxSyscalls.O_CLOEXEC;
+import static dev.mero.core.ops.LinuxSyscalls.O_NOCTTY;
+import static dev.mero.core.ops.LinuxSyscalls.O_NONBLOCK;
+import static dev.mero.core.ops.LinuxSyscalls.O_PATH;
+import static dev.mero.core.ops.LinuxSyscalls.O_RDONLY;
+import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_BENEATH;
+import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_NO_MAGICLINKS;
+import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_NO_SYMLINKS;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_MODE;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_SIZE_AT;
+import static dev.mero.core.ops.LinuxSyscalls.S_IFMT;
+import static dev.mero.core.ops.LinuxSyscalls.S_IFREG;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.mero.core.path.FileNameEncoding;
+import dev.mero.core.PathEntry;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link ConfinedCalls} through Linux's {@code openat2} (5.6 and later), bound with the foreign-function API.
+ *
+ * <p>Every open starts at the mount's own directory descriptor, opened once with {@code RESOLVE_NO_SYMLINKS} (no
+ * name on the way is a link, as the name-by-name walk requires) and kept only if the kernel says it is the
+ * mounted directory itself (its identity, read through the descriptor, equals the one the entry recorded). Below
+ * it, {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS} make the kernel refuse any path that
+ * would leave the mount, cross a link (a checked real path has none) or jump through {@code /proc}; {@code
+ * O_NONBLOCK} keeps a pipe swapped in from blocking the open, and the type is read from the open descriptor, so
+ * what is read is what was checked to be a regular file.
+ */
+final class LinuxConfinedCalls implements ConfinedCalls {
+
+    /** Set to an errno name ({@code ENOSYS}, {@code EPERM}) to make every {@code openat2} fail so, for tests. */
+    static final String FAIL_WITH_PROPERTY = "mero.confinedCalls.failWith";
+
+    /** The most mount descriptors kept open at once, as {@link MountRoots#MAX_OPEN}. */
+    static final int MAX_OPEN = 64;
+
+    private static final long BENEATH = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+
+    private final LinuxSyscalls calls;
+    private final Charset encoding;
+    private final int failWith;
+    private final Map<Path, Mount> mounts = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, Mount> eldest) {
+            if (size() <= MAX_OPEN) {
+                return false;
+            }
+            eldest.getValue().evict();
+            return true;
+        }
+    };
+
+    private LinuxConfinedCalls(LinuxSyscalls calls, Charset encoding, int failWith) {
+        this.calls = calls;
+        this.encoding = encoding;
+        this.failWith = failWith;
+    }
+
+    /**
+     * Binds the calls and opens the working directory with {@code openat2} once, as every later call would.
+     *
+     * @return the layer, or {@link ConfinedCalls#NONE} where the kernel lacks {@code openat2} ({@code ENOSYS}),
+     *         a seccomp policy refuses it ({@code EPERM}) or any other error says it cannot be used
+     */
+    static ConfinedCalls probe() {
+        String fail = System.getProperty(FAIL_WITH_PROPERTY, "");
+        int failWith = "ENOSYS".equals(fail) ? ENOSYS : "EPERM".equals(fail) ? EPERM : 0;
+        LinuxConfinedCalls layer = new LinuxConfinedCalls(LinuxSyscalls.forThisMachine(),
+                Charset.forName(FileNameEncoding.charset()), failWith);
+        NativeScratch scratch = NativeScratch.get();
+        scratch.setPath(".", layer.encoding);
+        long fd = layer.openat2(scratch, AT_FDCWD, O_PATH | layer.calls.oDirectory | O_CLOEXEC, BENEATH);
+        if (fd < 0) {
+            return ConfinedCalls.NONE;
+        }
+        layer.calls.close((int) fd);
+        return layer;
+    }
+
+    @Override
+    public String name() {
+        return "openat2";
+    }
+
+    @Override
+    public SeekableByteChannel openRegularFile(PathEntry entry, Path file) {
+        Mount mount = borrow(entry);
+        if (mount == null) {
+            return null;
+        }
+        try {
+            NativeScratch scratch = NativeScratch.get();
+            if (!scratch.setPath(entry.realPath().relativize(file).toString(), encoding)) {
+                return null;
+            }
+            long fd = openat2(scratch, mount.fd, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | calls.oNofollow,
+                    BENEATH);
+            if (fd < 0) {
+                return null;
+            }
+            int descriptor = (int) fd;
+            boolean regular = false;
+            try {
+                regular = calls.fstatx(scratch.capture, descriptor, scratch.empty, scratch.statx) == 0
+                        && (scratch.statx.get(JAVA_SHORT, STATX_MODE) & S_IFMT) == S_IFREG;
+                return regular ? new DescriptorChannel(calls, descriptor, scratch.statx.get(JAVA_LONG, STATX_SIZE_AT))
+                        : null;
+            } finally {
+                if (!regular) {
+                    // a pipe, device, socket or directory: the JDK's path refuses it with today's message
+                    calls.close(descriptor);
+                }
+            }
+        } finally {
+            mount.release();
+        }
+    }
+
+    @Override
+    public List<TypedName> list(PathEntry entry, SecureDirectory directory, int max) {
+        Path root = entry.realPath();
+        if (!directory.path().startsWith(root)) {
+            return null;
+        }
+        Mount mount = borrow(entry);
+        if (mount == null) {
+            return null;
+        }
+        int fd = -1;
+        try {
+            NativeScratch scratch = NativeScratch.get();
+            String relative = root.relativize(directory.path()).toString();
+            if (!scratch.setPath(relative.isEmpty() ? "." : relative, encoding)) {
+                return null;
+            }
+            long opened = openat2(scratch, mount.fd,
+                    O_RDONLY | O_NONBLOCK | O_CLOEXEC | calls.oDirectory | calls.oNofollow, BENEATH);
+            if (opened < 0) {
+                return null;
+            }
+            fd = (int) opened;
+            if (!sameDirectory(fd, directory)) {
+                return null;
+            }
+            return entries(scratch, fd, max);
+        } finally {
+            if (fd >= 0) {
+                calls.close(fd);
+            }
+            mount.release();
+        }
+    }
+
+    /** The entries of an open directory, or {@code null} if one cannot be represented or the read fails. */
+    private List<TypedName> entries(NativeScratch scratch, int fd, int max) {
+        List<TypedName> names = new ArrayList<>();
+        MemorySegment buffer = scratch.entries;
+        byte[] name = new byte[256];
+        while (true) {
+            long n = calls.getdents64(scratch.capture, fd, buffer);
+            if (n < 0) {
+                return null;
+            }
+            if (n == 0) {
+                return names;
+            }
+            // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name (NUL-terminated)
+            for (long at = 0; at < n; ) {
+                int length = Short.toUnsignedInt(buffer.get(JAVA_SHORT, at + 16));
+                int type = Byte.toUnsignedInt(buffer.get(JAVA_BYTE, at + 18));
+                int size = 0;
+                for (long b = at + 19; b < at + length && buffer.get(JAVA_BYTE, b) != 0; b++) {
+                    name[size++] = buffer.get(JAVA_BYTE, b);
+                }
+                at += length;
+                if (isDot(name, size)) {
+                    continue;
+                }
+                String decoded = new String(name, 0, size, encoding);
+                if (decoded.indexOf('\uFFFD') >= 0) {
+                    // the JDK's listing counts it as unusable; let it
+                    return null;
+                }
+                names.add(new TypedName(decoded, TypedName.Type.of(type)));
+                if (names.size() > max) {
+                    return names;
+                }
+            }
+        }
+    }
+
+    private static boolean isDot(byte[] name, int size) {
+        return (size == 1 && name[0] == '.') || (size == 2 && name[0] == '.' && name[1] == '.');
+    }
+
+    /**
+     * Whether a descriptor is the very directory the JDK's walk opened (the same file key, both read from open
+     * descriptors: this one through its {@code /proc/self/fd} entry, which follows the descriptor, not a path).
+     */
+    private static boolean sameDirectory(int fd, SecureDirectory directory) {
+        try {
+            Object theirs = directory.stream().getFileAttributeView(BasicFileAttributeView.class).readAttributes()
+                    .fileKey();
+            BasicFileAttributes mine = Files.readAttributes(descriptorPath(fd), BasicFileAttributes.class);
+            return theirs != null && mine.isDirectory() && theirs.equals(mine.fileKey());
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Path descriptorPath(int fd) {
+        return Path.of("/proc/self/fd/" + fd);
+    }
+
+    private long openat2(NativeScratch scratch, int directory, long flags, long resolve) {
+        if (failWith != 0) {
+            return -failWith;
+        }
+        return calls.openat2(scratch.capture, scratch.how, directory, scratch.path, flags, resolve);
+    }
+
+    /**
+     * Borrows the kept descriptor of an entry's directory, opening it on first use; the caller must
+     * {@link Mount#release()} it.
+     *
+     * @return the descriptor, or {@code null} where it cannot be opened or is not the mounted directory
+     */
+    private Mount borrow(PathEntry entry) {
+        Path root = entry.realPath();
+        synchronized (mounts) {
+            Mount kept = mounts.get(root);
+            if (kept != null && entry.isMountedDirectory(kept.attributes)) {
+                kept.users++;
+                return kept;
+            }
+        }
+        NativeScratch scratch = NativeScratch.get();
+        if (!scratch.setPath(root.toString(), encoding)) {
+            return null;
+        }
+        // an absolute path: no RESOLVE_BENEATH; no name on the way may be a link
+        long fd = openat2(scratch, AT_FDCWD, O_PATH | calls.oDirectory | O_CLOEXEC,
+                RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (fd < 0) {
+            return null;
+        }
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(descriptorPath((int) fd), BasicFileAttributes.class);
+        } catch (IOException | RuntimeException e) {
+            calls.close((int) fd);
+            return null;
+        }
+        if (!entry.isMountedDirectory(attributes)) {
+            calls.close((int) fd);
+            return null;
+        }
+        Mount opened = new Mount((int) fd, attributes);
+        opened.users = 1;
+        synchronized (mounts) {
+            Mount replaced = mounts.put(root, opened);
+            if (replaced != null) {
+                replaced.evict();
+            }
+        }
+        return opened;
+    }
+
+    /** A kept mount descriptor and how many calls use it; closed when evicted and no longer used. */
+    private final class Mount {
+        final int fd;
+        final BasicFileAttributes attributes;
+        int users;
+        boolean evicted;
+
+        Mount(int fd, BasicFileAttributes attributes) {
+            this.fd = fd;
+            this.attributes = attributes;
+        }
+
+        void release() {
+            synchronized (mounts) {
+                users--;
+                if (evicted && users == 0) {
+                    calls.close(fd);
+                }
+            }
+        }
+
+        /** Called holding the lock. */
+        void evict() {
+            evicted = true;
+            if (users == 0) {
+                calls.close(fd);
+            }
+        }
+    }
+}

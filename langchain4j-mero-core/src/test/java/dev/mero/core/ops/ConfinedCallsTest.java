@@ -1,0 +1,281 @@
+package dev.mero.core.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.mero.core.Fifos;
+import dev.mero.core.PathEntry;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kernel-confined layer ({@link ConfinedCalls}) changes no answer: every read, listing, tree and search over a
+ * hostile tree (links out of the mount and inside it, a FIFO, a directory where a file is wanted, protected files,
+ * a large file, a missing one) says exactly what the JDK's path says, and a FIFO never blocks. On the Java 25 JVM
+ * (the core's {@code java25-paths} failsafe run sets {@code mero.expectConfinedCalls}) the {@code openat2} layer
+ * must be the one selected, and a kernel without {@code openat2} ({@code ENOSYS}) or a seccomp policy that refuses
+ * it ({@code EPERM}), forced here, leaves the JDK's path. On Java 17 a test double stands in for the layer, so the
+ * walk's use of listed types is tested there too.
+ */
+class ConfinedCallsTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    @TempDir
+    Path temp;
+
+    private OpsWorkspace w;
+    private MeroOperations ops;
+    private ConfinedCalls selected;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        selected = ConfinedCalls.Selected.calls;
+        w = new OpsWorkspace(temp);
+        Files.createDirectories(w.ws.resolve("src/deep/er"));
+        Files.writeString(w.ws.resolve("src/a.md"), "# a\nline two\n");
+        Files.writeString(w.ws.resolve("src/deep/b.md"), "needle b\n");
+        Files.writeString(w.ws.resolve("src/deep/er/c.txt"), "needle c\n");
+        Files.write(w.ws.resolve("src/binary.bin"), new byte[] {1, 0, 2});
+        Files.writeString(w.ws.resolve("src/empty.txt"), "");
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; i < 3_000; i++) {
+            big.append("line ").append(i).append(" of a file larger than one native buffer\n");
+        }
+        Files.writeString(w.ws.resolve("src/big.txt"), big);
+        Files.writeString(w.ws.resolve("src/.env"), "SECRET=protected\n");
+        Files.createSymbolicLink(w.ws.resolve("src/out.txt"), w.outside.resolve("secret.txt"));
+        Files.createSymbolicLink(w.ws.resolve("src/outdir"), w.outside);
+        Files.createSymbolicLink(w.ws.resolve("src/inner.md"), Path.of("a.md"));
+        Files.createSymbolicLink(w.ws.resolve("src/dotdot"), Path.of("../../outside"));
+        Fifos.mkfifo(w.ws.resolve("src/pipe"));
+        ops = w.ops();
+    }
+
+    @AfterEach
+    void restore() {
+        ConfinedCalls.Selected.calls = selected;
+    }
+
+    @Test
+    void theExpectedLayerIsSelected() {
+        String expected = System.getProperty("mero.expectConfinedCalls");
+        if (expected != null) {
+            assertThat(ConfinedCalls.current().name()).isEqualTo(expected);
+        } else if (Runtime.version().feature() < 22) {
+            assertThat(ConfinedCalls.current()).isSameAs(ConfinedCalls.NONE);
+        }
+    }
+
+    @Test
+    void turnedOffByTheSystemPropertyTheJdkPathIsTaken() {
+        String before = System.getProperty(ConfinedCalls.PROPERTY);
+        System.setProperty(ConfinedCalls.PROPERTY, "off");
+        try {
+            assertThat(ConfinedCalls.Selected.select()).isSameAs(ConfinedCalls.NONE);
+        } finally {
+            restoreProperty(ConfinedCalls.PROPERTY, before);
+        }
+    }
+
+    @Test
+    void aKernelWithoutOpenat2OrASeccompRefusalFallsBackToTheJdkPath() {
+        for (String errno : List.of("ENOSYS", "EPERM")) {
+            String before = System.getProperty("mero.confinedCalls.failWith");
+            System.setProperty("mero.confinedCalls.failWith", errno);
+            try {
+                ConfinedCalls fallback = ConfinedCalls.Selected.select();
+                assertThat(fallback).as(errno).isSameAs(ConfinedCalls.NONE);
+                ConfinedCalls.Selected.calls = fallback;
+                assertThat(OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/src/a.md\"}"))
+                        .isEqualTo("# a\nline two\n");
+            } finally {
+                restoreProperty("mero.confinedCalls.failWith", before);
+            }
+        }
+    }
+
+    @Test
+    void everyReadAnswersAsTheJdkPathDoesAndNoPipeBlocks() {
+        for (String path : List.of("src/a.md", "src/deep/b.md", "src/deep/er/c.txt", "src/binary.bin",
+                "src/empty.txt", "src/big.txt", "src/.env", "src/out.txt", "src/outdir/secret.txt", "src/inner.md",
+                "src/dotdot/secret.txt", "src/pipe", "src/deep", "src/missing.txt", "src/pipe/x", "notes.txt")) {
+            String json = "{\"path\":\"/ws/" + path + "\"}";
+            String edit = "{\"path\":\"/ws/" + path + "\",\"old_text\":\"zzz-absent\",\"new_text\":\"y\"}";
+            assertSameAnswers(path, () -> OpsWorkspace.modelText(ops, "read_file", json)
+                    + OpsWorkspace.modelText(ops, "read_file", json.replace("}", ",\"offset\":3,\"limit\":2}"))
+                    + OpsWorkspace.modelText(ops, "edit_file", edit));
+        }
+        assertThat(OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/src/out.txt\"}"))
+                .doesNotContain("top secret");
+    }
+
+    @Test
+    void everyWalkAnswersAsTheJdkPathDoes() {
+        for (String[] call : List.of(
+                new String[] {"find_files", "{\"path\":\"/ws\",\"pattern\":\"**\"}"},
+                new String[] {"find_files", "{\"path\":\"/ws/src\",\"pattern\":\"**/*.md\"}"},
+                new String[] {"find_files", "{\"path\":\"/ws/src/deep\",\"pattern\":\"*\"}"},
+                new String[] {"find_files", "{\"path\":\"/ws/src/outdir\",\"pattern\":\"*\"}"},
+                new String[] {"find_files", "{\"path\":\"/ws/src/pipe\",\"pattern\":\"*\"}"},
+                new String[] {"directory_tree", "{\"path\":\"/ws\",\"max_depth\":5}"},
+                new String[] {"list_directory", "{\"path\":\"/ws/src\"}"},
+                new String[] {"search_text", "{\"path\":\"/ws\",\"pattern\":\"needle|SECRET|top\"}"})) {
+            assertSameAnswers(call[1], () -> OpsWorkspace.modelText(ops, call[0], call[1]));
+        }
+    }
+
+    @Test
+    void aWalkCutByItsEntryBoundIsCutAtTheSameEntries() {
+        MeroOperations few = w.ops(OperationLimits.builder().maxScanEntries(5));
+        assertSameAnswers("bounded", () -> OpsWorkspace.modelText(few, "find_files",
+                "{\"path\":\"/ws\",\"pattern\":\"**\"}"));
+    }
+
+    @Test
+    void aWalkThatNeedsTypesOnlyTakesThemFromTheListing() throws IOException {
+        CountingDouble counting = new CountingDouble();
+        ConfinedCalls.Selected.calls = ConfinedCalls.NONE;
+        String jdk = OpsWorkspace.modelText(ops, "find_files", "{\"path\":\"/ws\",\"pattern\":\"**\"}");
+        String tree = OpsWorkspace.modelText(ops, "directory_tree", "{\"path\":\"/ws\",\"max_depth\":5}");
+        ConfinedCalls.Selected.calls = counting;
+        assertThat(OpsWorkspace.modelText(ops, "find_files", "{\"path\":\"/ws\",\"pattern\":\"**\"}"))
+                .isEqualTo(jdk);
+        assertThat(OpsWorkspace.modelText(ops, "directory_tree", "{\"path\":\"/ws\",\"max_depth\":5}"))
+                .isEqualTo(tree);
+        // ws, ws/src, src/deep, deep/er: twice; outdir and dotdot are links, never entered
+        assertThat(counting.listings.get()).isEqualTo(8);
+        // a walk whose visitor reads sizes (search_text) never takes the type-only listing
+        OpsWorkspace.modelText(ops, "search_text", "{\"path\":\"/ws\",\"pattern\":\"needle\"}");
+        assertThat(counting.listings.get()).isEqualTo(8);
+        assertThat(OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/src/a.md\"}"))
+                .isEqualTo("# a\nline two\n");
+        assertThat(counting.opens.get()).isEqualTo(1);
+    }
+
+    @Test
+    void typeOnlyAttributesAnswerTheTypeAndNothingElse() {
+        for (TypedName.Type type : List.of(TypedName.Type.FILE, TypedName.Type.DIRECTORY, TypedName.Type.LINK,
+                TypedName.Type.OTHER)) {
+            BasicFileAttributes attributes = new TypedName("x", type).attributes();
+            assertThat(List.of(attributes.isRegularFile(), attributes.isDirectory(), attributes.isSymbolicLink(),
+                    attributes.isOther())).containsExactly(type == TypedName.Type.FILE,
+                    type == TypedName.Type.DIRECTORY, type == TypedName.Type.LINK, type == TypedName.Type.OTHER);
+            assertThat(attributes.fileKey()).isNull();
+            for (Runnable unknown : List.<Runnable>of(attributes::size, attributes::lastModifiedTime,
+                    attributes::lastAccessTime, attributes::creationTime)) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(unknown::run)
+                        .isInstanceOf(UnsupportedOperationException.class);
+            }
+        }
+        assertThat(List.of(TypedName.Type.of(8), TypedName.Type.of(4), TypedName.Type.of(10), TypedName.Type.of(0),
+                TypedName.Type.of(1), TypedName.Type.of(2), TypedName.Type.of(6), TypedName.Type.of(12)))
+                .containsExactly(TypedName.Type.FILE, TypedName.Type.DIRECTORY, TypedName.Type.LINK,
+                        TypedName.Type.UNKNOWN, TypedName.Type.OTHER, TypedName.Type.OTHER, TypedName.Type.OTHER,
+                        TypedName.Type.OTHER);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new TypedName("x", TypedName.Type.UNKNOWN).attributes())
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void theJdkPathDecidesEverythingButAPlainSuccess() {
+        // NONE never decides; a layer that declines everything leaves every answer to the JDK's path
+        assertThat(ConfinedCalls.NONE.openRegularFile(null, w.ws.resolve("notes.txt"))).isNull();
+        assertThat(ConfinedCalls.NONE.list(null, null, 10)).isNull();
+        assertThat(ConfinedCalls.NONE.name()).isEqualTo("none");
+    }
+
+    private void assertSameAnswers(String what, Supplier<String> call) {
+        List<String> before = w.snapshot();
+        String layered = assertTimeoutPreemptively(BOUND, call::get, what);
+        ConfinedCalls.Selected.calls = ConfinedCalls.NONE;
+        String jdk;
+        try {
+            jdk = assertTimeoutPreemptively(BOUND, call::get, what);
+        } finally {
+            ConfinedCalls.Selected.calls = selected;
+        }
+        assertThat(layered).as(what).isEqualTo(jdk).doesNotContain("top secret");
+        assertThat(w.snapshot()).as(what).isEqualTo(before);
+    }
+
+    private static void restoreProperty(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
+
+    /**
+     * A stand-in for the kernel layer on any JVM: lists with types read by path and opens by path without following
+     * a link, counting its calls.
+     */
+    private static final class CountingDouble implements ConfinedCalls {
+        final AtomicInteger listings = new AtomicInteger();
+        final AtomicInteger opens = new AtomicInteger();
+
+        @Override
+        public String name() {
+            return "double";
+        }
+
+        @Override
+        public SeekableByteChannel openRegularFile(PathEntry entry, Path file) {
+            try {
+                if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    return null;
+                }
+                opens.incrementAndGet();
+                return Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                return null;
+            }
+        }
+
+        @Override
+        public List<TypedName> list(PathEntry entry, SecureDirectory directory, int max) {
+            listings.incrementAndGet();
+            List<TypedName> names = new ArrayList<>();
+            try {
+                directory.scan(name -> {
+                    names.add(new TypedName(name, type(directory, name)));
+                    return names.size() <= max;
+                });
+            } catch (IOException e) {
+                return null;
+            }
+            return names;
+        }
+
+        private static TypedName.Type type(SecureDirectory directory, String name) {
+            try {
+                Optional<BasicFileAttributes> a = directory.attributes(name);
+                if (a.isEmpty() || name.startsWith("e")) {
+                    // some unknown types, as a file system without d_type gives: read per entry by the walk
+                    return TypedName.Type.UNKNOWN;
+                }
+                return a.get().isDirectory() ? TypedName.Type.DIRECTORY : a.get().isSymbolicLink()
+                        ? TypedName.Type.LINK : a.get().isRegularFile() ? TypedName.Type.FILE : TypedName.Type.OTHER;
+            } catch (IOException e) {
+                return TypedName.Type.UNKNOWN;
+            }
+        }
+    }
+}
