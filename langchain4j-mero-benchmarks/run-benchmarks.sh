@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 out=langchain4j-mero-benchmarks/target
 jar="$out/benchmarks.jar"
 jmh_args=("$@")
-BENCH_GROUPS=(jmh ratios scale mcp_stdio pg_decision)
+BENCH_GROUPS=(jmh ratios scale mcp_stdio mcp_http pg_decision)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -110,6 +110,19 @@ group_pg_decision() {
   else
     echo "Not run: no PostgreSQL server binaries (install postgresql or set MERO_PG_BIN)."
   fi
+}
+
+# MCP over Streamable HTTP under load: 32 authenticated SDK clients reading 4 KiB files over loopback (HttpLoad)
+group_mcp_http() {
+  echo "## MCP over Streamable HTTP"
+  echo
+  echo "\`HttpLoad\`: 32 concurrent clients, each with its own API key, reading 4 KiB files over loopback for 10 s"
+  echo "after a 5 s warm-up; client and server in one JVM, audit lines at \`warn\`."
+  echo
+  echo '```'
+  java -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpLoad 10 32 5 \
+    2>/dev/null | tee "$out/http-load.txt"
+  echo '```'
 }
 
 # --- other groups go here (one function each, named in BENCH_GROUPS) ---

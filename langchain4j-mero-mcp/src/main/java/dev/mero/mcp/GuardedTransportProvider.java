@@ -84,7 +84,14 @@ final class GuardedTransportProvider implements McpServerTransportProvider {
 
     /** The message to send instead of {@code message}: the call of an unlisted tool answered, then sanitized. */
     McpSchema.JSONRPCMessage outgoing(McpSchema.JSONRPCMessage message) {
-        Function<String, CallToolResult> answer = unlistedTool;
+        return outgoing(message, unlistedTool);
+    }
+
+    /**
+     * The message to send instead of {@code message}: the call of an unlisted tool answered with {@code answer}
+     * (unless {@code null}), then sanitized.
+     */
+    static McpSchema.JSONRPCMessage outgoing(McpSchema.JSONRPCMessage message, Function<String, CallToolResult> answer) {
         if (answer != null && message instanceof JSONRPCResponse response && response.error() != null
                 && Integer.valueOf(McpSchema.ErrorCodes.INVALID_PARAMS).equals(response.error().code())
                 && UNKNOWN_TOOL_MESSAGE.equals(response.error().message())

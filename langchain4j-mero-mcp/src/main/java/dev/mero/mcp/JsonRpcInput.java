@@ -98,12 +98,18 @@ final class JsonRpcInput {
 
     /** The error answer, with {@code "id": null} (the SDK's response type leaves a null id out). */
     Map<String, Object> errorReply() {
+        return errorReply(null, errorCode, errorCode == ErrorCodes.PARSE_ERROR ? PARSE_ERROR_MESSAGE
+                : INVALID_REQUEST_MESSAGE);
+    }
+
+    /** A JSON-RPC error response; {@code id} may be {@code null}, which the SDK's response type cannot write. */
+    static Map<String, Object> errorReply(Object id, int code, String message) {
         Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", errorCode);
-        error.put("message", errorCode == ErrorCodes.PARSE_ERROR ? PARSE_ERROR_MESSAGE : INVALID_REQUEST_MESSAGE);
+        error.put("code", code);
+        error.put("message", message);
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-        reply.put("id", null);
+        reply.put("id", id);
         reply.put("error", error);
         return reply;
     }

@@ -5,6 +5,7 @@ import dev.mero.core.SecurityContext;
 import dev.mero.core.policy.SecurityPolicy;
 import dev.mero.core.approval.ApprovalBackend;
 import dev.mero.core.approval.ConsoleApproval;
+import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
@@ -14,6 +15,7 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import io.modelcontextprotocol.json.TypeRef;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,6 +65,7 @@ public final class MeroMcpServer {
     private static final Logger LOG = LoggerFactory.getLogger(MeroMcpServer.class);
 
     private final MeroOperations operations;
+    private final CallerNarrowing callers;
     private final Duration approvalTimeout;
     private final String version;
     /** One mapper for every server of this JVM (it is immutable and thread-safe), so that warming it up helps. */
@@ -72,6 +75,7 @@ public final class MeroMcpServer {
 
     private MeroMcpServer(Builder builder) {
         this.operations = builder.operations;
+        this.callers = new CallerNarrowing(builder.operations);
         this.approvalTimeout = builder.approvalTimeout;
         this.version = builder.version;
     }
@@ -159,8 +163,20 @@ public final class MeroMcpServer {
      */
     private McpSyncServer server(GuardedTransportProvider transport, boolean callsOnTransportThreads) {
         transport.answerUnlistedTools(name -> ToolBinding.result(operations.unoffered(name)));
+        return configured(McpServer.sync(transport), callsOnTransportThreads);
+    }
+
+    /**
+     * The server on a Streamable HTTP transport ({@link MeroMcpHttpServer}): each call runs as the caller the
+     * transport context names, on the SDK's worker threads.
+     */
+    McpSyncServer startStreamable(McpStreamableServerTransportProvider transport) {
+        return configured(McpServer.sync(transport), false);
+    }
+
+    private McpSyncServer configured(McpServer.SyncSpecification<?> specification, boolean callsOnTransportThreads) {
         List<SyncToolSpecification> tools = bindings().stream().map(binding -> binding.specification(mapper)).toList();
-        return McpServer.sync(transport)
+        return specification
                 .serverInfo(NAME, version)
                 .instructions("File and command tools governed by a security policy. Call list_roots first to "
                         + "see which directories are mounted and what each allows. A result starting with "
@@ -208,8 +224,18 @@ public final class MeroMcpServer {
         }
     }
 
+    /** The operations this server serves, before any caller narrows them. */
+    MeroOperations operations() {
+        return operations;
+    }
+
+    /** The JSON mapper of every message. */
+    McpJsonMapper mapper() {
+        return mapper;
+    }
+
     private List<ToolBinding> bindings() {
-        return operations.availableTools().stream().map(tool -> new ToolBinding(tool, operations)).toList();
+        return operations.availableTools().stream().map(tool -> new ToolBinding(callers, tool)).toList();
     }
 
     /** Builds a {@link MeroMcpServer}. */

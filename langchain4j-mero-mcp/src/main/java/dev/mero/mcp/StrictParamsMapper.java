@@ -4,7 +4,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +16,7 @@ import java.util.function.Supplier;
  * and {@code tools/call} must be an object: missing ({@code null}) or of another kind they are invalid params
  * too (the mapper would pass {@code null} on, and the SDK would answer with an internal error).
  */
-final class StrictParamsMapper implements McpJsonMapper {
+final class StrictParamsMapper extends ForwardingJsonMapper {
 
     /** The message of a params conversion failure. */
     static final String INVALID_PARAMS_MESSAGE = "Invalid params: they do not match the MCP schema of this "
@@ -30,30 +29,8 @@ final class StrictParamsMapper implements McpJsonMapper {
     private static final Set<Type> PARAMS_REQUIRED = Set.of(McpSchema.InitializeRequest.class,
             McpSchema.CallToolRequest.class);
 
-    private final McpJsonMapper delegate;
-
     StrictParamsMapper(McpJsonMapper delegate) {
-        this.delegate = delegate;
-    }
-
-    @Override
-    public <T> T readValue(String content, Class<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T readValue(byte[] content, Class<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T readValue(String content, TypeRef<T> type) throws IOException {
-        return delegate.readValue(content, type);
-    }
-
-    @Override
-    public <T> T readValue(byte[] content, TypeRef<T> type) throws IOException {
-        return delegate.readValue(content, type);
+        super(delegate);
     }
 
     @Override
@@ -95,16 +72,6 @@ final class StrictParamsMapper implements McpJsonMapper {
             return null;
         }
         return new McpSchema.CallToolRequest(name, (Map<String, Object>) arguments, (Map<String, Object>) meta);
-    }
-
-    @Override
-    public String writeValueAsString(Object value) throws IOException {
-        return delegate.writeValueAsString(value);
-    }
-
-    @Override
-    public byte[] writeValueAsBytes(Object value) throws IOException {
-        return delegate.writeValueAsBytes(value);
     }
 
     private static void requireObject(Object params, Type type) {

@@ -1,12 +1,14 @@
 package dev.mero.mcp;
 
 import dev.mero.core.MeroToolsException;
+import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import dev.mero.core.catalogue.ToolDescriptor;
 import dev.mero.core.catalogue.ToolHints;
 import dev.mero.core.ops.ToolResponse;
 import dev.mero.core.replay.ReplayStore;
 import dev.mero.core.replay.ToolCallReplays;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -14,6 +16,7 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One catalogue tool as an MCP tool: name, description and input schema from the descriptor, its hints as
- * MCP tool annotations, and a call handler that runs the operation and maps the outcome.
+ * MCP tool annotations, and a call handler that runs the operation and maps the outcome. A call whose transport
+ * names a caller ({@link CallerNarrowing#CALLER} and {@link CallerNarrowing#SCOPES} in the transport context, as
+ * the HTTP transport puts them there for an authenticated caller) runs in the context narrowed to that caller.
  */
 final class ToolBinding {
 
@@ -38,11 +43,16 @@ final class ToolBinding {
     static final String CALL_ID = "dev.mero/toolCallId";
 
     private final ToolDescriptor descriptor;
-    private final MeroOperations operations;
+    private final CallerNarrowing callers;
 
     ToolBinding(ToolDescriptor descriptor, MeroOperations operations) {
+        this(operations == null ? null : new CallerNarrowing(operations), descriptor);
+    }
+
+    /** The tool, each call run with the operations of the caller its transport names. */
+    ToolBinding(CallerNarrowing callers, ToolDescriptor descriptor) {
         this.descriptor = descriptor;
-        this.operations = operations;
+        this.callers = callers;
     }
 
     /** The MCP tool definition. */
@@ -71,11 +81,17 @@ final class ToolBinding {
      */
     CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
         ApprovalClient client = exchange == null ? null : ApprovalClient.of(exchange);
+        MeroOperations operations;
+        try {
+            operations = callers.operationsFor(exchange == null ? null : caller(exchange.transportContext()));
+        } catch (MeroToolsException refused) {
+            return result(ToolResponse.failure(refused)); // a caller whose scopes the policy does not have
+        }
         Object id = request.meta() == null ? null : request.meta().get(CALL_ID);
         Optional<ReplayStore> store = !(id instanceof String callId) || callId.isBlank()
                 || descriptor.hints().readOnly() ? Optional.empty() : operations.context().replayStore();
         if (store.isEmpty()) {
-            return call(client, request.arguments());
+            return call(operations, client, request.arguments());
         }
         // MCP has no tool-call id of its own; a client that knows the model's names it in _meta
         String scope = ToolCallReplays.scope(operations.context().lineage(), null, null, descriptor.name(),
@@ -84,7 +100,7 @@ final class ToolBinding {
             ToolCallReplays.Result result;
             try {
                 result = ToolCallReplays.run(store.get(), scope, (String) id, ToolCallReplays.DEFAULT_WAIT, () -> {
-                    ToolResponse response = respond(client, request.arguments());
+                    ToolResponse response = respond(operations, client, request.arguments());
                     return new ToolCallReplays.Result(response.text(), response.isError());
                 });
             } catch (MeroToolsException e) {
@@ -95,10 +111,27 @@ final class ToolBinding {
     }
 
     CallToolResult call(ApprovalClient client, Map<String, Object> arguments) {
-        return failClosed(() -> result(respond(client, arguments)));
+        return call(callers.base(), client, arguments);
     }
 
-    private ToolResponse respond(ApprovalClient client, Map<String, Object> arguments) {
+    private CallToolResult call(MeroOperations operations, ApprovalClient client, Map<String, Object> arguments) {
+        return failClosed(() -> result(respond(operations, client, arguments)));
+    }
+
+    /** The caller entries of a transport context, or {@code null} when it names no caller. */
+    static Map<String, Object> caller(McpTransportContext context) {
+        if (context == null || context.get(CallerNarrowing.CALLER) == null) {
+            return null;
+        }
+        Map<String, Object> entries = new HashMap<>();
+        entries.put(CallerNarrowing.CALLER, context.get(CallerNarrowing.CALLER));
+        if (context.get(CallerNarrowing.SCOPES) != null) {
+            entries.put(CallerNarrowing.SCOPES, context.get(CallerNarrowing.SCOPES));
+        }
+        return entries;
+    }
+
+    private ToolResponse respond(MeroOperations operations, ApprovalClient client, Map<String, Object> arguments) {
         return CallingClient.during(client, () -> operations.respond(descriptor.name(),
                 arguments == null ? Map.of() : arguments));
     }

@@ -176,8 +176,11 @@ public final class SecurityPolicy {
         PolicyNode root = new PolicyNode(file, "", parse(file)).object(
                 "name", "permissions", "paths", "commands", "approval", "scopes", "limits", "audit",
                 "allowed_commands", "denied_commands", "require_approval", "store", "protected_paths",
-                "protected_paths_defaults");
+                "protected_paths_defaults", "server");
         Path base = file.toAbsolutePath().getParent();
+        if (root.has("server")) {
+            ServerSection.read(root.get("server"), base); // checked here, so that no binding runs a broken one
+        }
         SecurityContext.Builder builder = SecurityContext.builder();
         apply(root, "name", node -> builder.name(node.text()));
         String contextName = root.has("name") ? root.get("name").text() : "default";
@@ -221,6 +224,22 @@ public final class SecurityPolicy {
             builder.auditLog(auditLog.build());
         }
         return builder;
+    }
+
+    /**
+     * Reads a policy file's {@code server:} section: the credentials and origins a remote server of the policy
+     * accepts ({@link ServerSettings}). The rest of the file is not checked here; {@link #read(Path)} checks it.
+     *
+     * @param file a {@code .yaml}, {@code .yml} or {@code .json} file
+     * @return the settings, or empty if the file has no {@code server:} section
+     * @throws InvalidPolicyException if the file cannot be read or its {@code server:} section is invalid
+     */
+    public static java.util.Optional<ServerSettings> serverSettings(Path file) {
+        PolicyNode root = new PolicyNode(file, "", parse(file));
+        if (!root.has("server")) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(ServerSection.read(root.get("server"), file.toAbsolutePath().getParent()));
     }
 
     private static JsonNode parse(Path file) {

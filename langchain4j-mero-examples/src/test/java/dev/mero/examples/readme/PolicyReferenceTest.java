@@ -34,7 +34,7 @@ class PolicyReferenceTest {
     private static final String PROBE = "zz_reference_probe";
     private static final Pattern KNOWN_KEYS =
             Pattern.compile("unknown key '" + PROBE + "' \\(known keys: ([^)]*)\\)");
-    private static final Pattern TABLE_KEY = Pattern.compile("^\\| `([a-z_.\\[\\]]+)` \\|", Pattern.MULTILINE);
+    private static final Pattern TABLE_KEY = Pattern.compile("^\\| `([a-z0-9_.\\[\\]]+)` \\|", Pattern.MULTILINE);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
