@@ -71,11 +71,12 @@ class PolicyStoreSectionTest {
         assertThat(context.approval().orElseThrow()).isInstanceOf(PendingApprovals.class);
         assertThat(store.approvalTimeout).isEqualTo(Duration.ofMinutes(3));
         assertThat(store.approvalQueue).as("the context's own approval queue").isEqualTo("worker_1");
-        // a narrowed child shares the store: its own limit is a bucket of its own name
+        // a narrowed child shares the store: its own limit is a bucket of its own, keyed by its lineage (so a child
+        // of the same name under another parent has another bucket), and the parent's bucket still applies
         SecurityContext child = context.narrow("worker_1_child").rateLimit(
                 dev.mero.core.limit.RateLimit.perMinute(10)).build();
         child.guard(Operation.FILE_READ, "/ws/a.txt");
-        assertThat(store.buckets).containsExactly("worker_1", "worker_1_child", "worker_1");
+        assertThat(store.buckets).containsExactly("worker_1", "worker_1/worker_1_child", "worker_1");
     }
 
     @ParameterizedTest
