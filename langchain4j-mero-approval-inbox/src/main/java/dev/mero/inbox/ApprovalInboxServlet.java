@@ -57,8 +57,8 @@ import java.util.Set;
  * request's principal, else, only when {@link Builder#approverHeader(String) explicitly enabled}, a header set
  * by an authenticating proxy. A request without any of them is served only over loopback (both ends) and
  * recorded as {@code anonymous@loopback}; with {@link Builder#requiredRole(String)} only a principal in that
- * role is served. Each decision adds one audit event (type {@link AuditEventType#APPROVAL_GRANTED} or
- * {@link AuditEventType#APPROVAL_REFUSED}, the request's id, detail {@code decided in the approval inbox by
+ * role is served. Each decision adds one audit event (type {@link AuditEventType#APPROVER_GRANTED} or
+ * {@link AuditEventType#APPROVER_REFUSED}, the request's id, detail {@code decided in the approval inbox by
  * 'name'}) on the instance that decided; the waiting instance's gate records its own outcome as ever.
  * Thread-safe.
  */
@@ -313,8 +313,8 @@ public final class ApprovalInboxServlet extends HttpServlet {
                     + ") was decided elsewhere or timed out meanwhile.";
         }
         auditLog.record(AuditEvent.builder()
-                .type(decision == ApprovalDecision.APPROVED ? AuditEventType.APPROVAL_GRANTED
-                        : AuditEventType.APPROVAL_REFUSED)
+                .type(decision == ApprovalDecision.APPROVED ? AuditEventType.APPROVER_GRANTED
+                        : AuditEventType.APPROVER_REFUSED)
                 .contextName(request.contextName()).action(request.action()).subject(request.subject().orElse(null))
                 .permissions(request.permissions()).requestId(request.id()).detail(detail).build());
         return (decision == ApprovalDecision.APPROVED ? "Approved " : "Denied ") + Messages.quote(request.action())

@@ -182,7 +182,7 @@ class ApprovalInboxBrowserTest {
         assertThat(result.get(WAIT.toSeconds(), TimeUnit.SECONDS)).doesNotStartWith("Denied").doesNotStartWith("Error");
         assertThat(workspace.resolve("readme.md")).hasContent("# Docs\nnew line <script>window.pwned=1</script>");
         assertThat(EVENTS).anySatisfy(event -> {
-            assertThat(event.type()).isEqualTo(AuditEventType.APPROVAL_GRANTED);
+            assertThat(event.type()).isEqualTo(AuditEventType.APPROVER_GRANTED);
             assertThat(event.requestId()).contains(request.id());
             assertThat(event.detail()).contains("decided in the approval inbox by 'alice'");
         });
@@ -204,7 +204,7 @@ class ApprovalInboxBrowserTest {
                 .isEqualTo("Denied: Action 'WRITE: /ws/docs/keep.md' was not approved for context 'writer'.");
         assertThat(workspace.resolve("keep.md")).hasContent("keep");
         assertThat(EVENTS).anySatisfy(event -> {
-            assertThat(event.type()).isEqualTo(AuditEventType.APPROVAL_REFUSED);
+            assertThat(event.type()).isEqualTo(AuditEventType.APPROVER_REFUSED);
             assertThat(event.detail()).contains("decided in the approval inbox by 'alice'");
         });
     }

@@ -141,7 +141,7 @@ class ApprovalInboxServletTest {
         assertThat(result.body()).contains("Approved &#39;WRITE: /ws/a.txt&#39; for &#39;writer&#39;.");
         assertThat(outcome.get(20, TimeUnit.SECONDS)).isEqualTo("approved");
         assertThat(inboxEvents()).singleElement().satisfies(event -> {
-            assertThat(event.type()).isEqualTo(AuditEventType.APPROVAL_GRANTED);
+            assertThat(event.type()).isEqualTo(AuditEventType.APPROVER_GRANTED);
             assertThat(event.requestId()).contains(request.id());
             assertThat(event.detail()).contains("decided in the approval inbox by '"
                     + ApprovalInboxServlet.ANONYMOUS_LOOPBACK + "'");
@@ -170,7 +170,7 @@ class ApprovalInboxServletTest {
         assertThat(first.get(20, TimeUnit.SECONDS)).contains("was not approved");
         assertThat(second.get(20, TimeUnit.SECONDS)).contains("was not approved");
         assertThat(inboxEvents()).extracting(AuditEvent::type)
-                .containsExactly(AuditEventType.APPROVAL_REFUSED, AuditEventType.APPROVAL_REFUSED);
+                .containsExactly(AuditEventType.APPROVER_REFUSED, AuditEventType.APPROVER_REFUSED);
     }
 
     @Test

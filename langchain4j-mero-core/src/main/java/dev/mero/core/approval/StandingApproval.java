@@ -45,9 +45,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * stops applying at its expiry (checked at every request, so an expired rule approves nothing even before it
  * is cleaned up) or when it is {@link #revoke revoked}.
  *
- * <p>Granting and revoking are recorded in the audit log (type {@link AuditEventType#APPROVAL_GRANTED} with
+ * <p>Granting and revoking are recorded in the audit log (type {@link AuditEventType#RULE_GRANTED} with
  * the rule's pattern as its subject and who granted it and until when as its detail, and
- * {@link AuditEventType#APPROVAL_REFUSED} for a revocation); every request a rule approves is still recorded by
+ * {@link AuditEventType#RULE_REVOKED} for a revocation); every request a rule approves is still recorded by
  * the {@link ApprovalGate} as granted, and logged with the rule's id. Rules live in this object's memory: on
  * several application instances each instance has its own rules, so a rule granted through one instance's
  * inbox approves only that instance's requests (the others keep asking). At most
@@ -174,7 +174,7 @@ public final class StandingApproval implements ApprovalBackend {
             }
             rules.put(rule.id(), rule);
         }
-        auditLog.record(event(AuditEventType.APPROVAL_GRANTED, rule, "standing rule " + rule.id() + " granted by "
+        auditLog.record(event(AuditEventType.RULE_GRANTED, rule, "standing rule " + rule.id() + " granted by "
                 + Messages.quote(grantedBy) + " until " + rule.expiresAt()));
         LOG.info("Standing rule {} granted by {}: {} for context {} until {}", rule.id(), Messages.quote(grantedBy),
                 Messages.quote(rule.action()), Messages.quote(contextName), rule.expiresAt());
@@ -195,7 +195,7 @@ public final class StandingApproval implements ApprovalBackend {
         if (rule == null || !rule.activeAt(clock.instant())) {
             return false;
         }
-        auditLog.record(event(AuditEventType.APPROVAL_REFUSED, rule, "standing rule " + rule.id() + " revoked by "
+        auditLog.record(event(AuditEventType.RULE_REVOKED, rule, "standing rule " + rule.id() + " revoked by "
                 + Messages.quote(revokedBy)));
         return true;
     }

@@ -26,7 +26,18 @@ public enum AuditEventType {
     /** The caller exceeded its rate limit; the action did not run. */
     RATE_LIMITED("denied"),
     /** The action was allowed but failed for an ordinary reason (invalid input, I/O error). */
-    FAILED("failed");
+    FAILED("failed"),
+    /**
+     * A person approved a pending request (the approval inbox; who, in the detail). A record of the person's act:
+     * the gate still records the request's own {@link #APPROVAL_GRANTED}.
+     */
+    APPROVER_GRANTED("allowed"),
+    /** A person refused a pending request; the gate still records the request's own {@link #APPROVAL_REFUSED}. */
+    APPROVER_REFUSED("denied"),
+    /** A standing approval rule was granted (its pattern as the subject; who and until when, in the detail). */
+    RULE_GRANTED("allowed"),
+    /** A standing approval rule was revoked before it expired. */
+    RULE_REVOKED("denied");
 
     private static final String RATE_LIMITED_CODE = "rate_limited";
 

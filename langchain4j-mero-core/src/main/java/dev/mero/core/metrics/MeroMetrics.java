@@ -86,7 +86,9 @@ public interface MeroMetrics {
      * the event's outcome, one per permission; {@code APPROVAL_REQUESTED}, {@code APPROVAL_GRANTED},
      * {@code APPROVAL_REFUSED} and {@code APPROVAL_TIMED_OUT} are approvals, and a refused or timed-out approval
      * is also a {@value #DENIED} decision (it ends the action; a granted one is followed by its own
-     * {@code ALLOWED}). Add it with {@code SecurityContext.Builder.auditSink(...)}.
+     * {@code ALLOWED}). The records of who decided ({@code APPROVER_*} from the approval inbox, {@code RULE_*} of
+     * standing rules) are not counted: the gate's own event counts each request once. Add it with
+     * {@code SecurityContext.Builder.auditSink(...)}.
      *
      * @param metrics where to count
      * @return the sink

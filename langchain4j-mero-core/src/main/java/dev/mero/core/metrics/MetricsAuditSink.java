@@ -27,6 +27,10 @@ final class MetricsAuditSink implements AuditSink {
                 metrics.approval("timed_out");
                 decisions(event, MeroMetrics.DENIED);
             }
+            // a person's decision and a standing rule are records of who decided, not outcomes: the gate's own
+            // event for the same request counts it once
+            case APPROVER_GRANTED, APPROVER_REFUSED, RULE_GRANTED, RULE_REVOKED -> {
+            }
         }
     }
 

@@ -135,7 +135,7 @@ class StandingApprovalTest {
                 Duration.ofMinutes(30), "alice");
 
         AuditEvent granted = audit.events.get(0);
-        assertThat(granted.type()).isEqualTo(AuditEventType.APPROVAL_GRANTED);
+        assertThat(granted.type()).isEqualTo(AuditEventType.RULE_GRANTED);
         assertThat(granted.contextName()).contains("writer");
         assertThat(granted.action()).contains("WRITE: /ws/docs/**");
         assertThat(granted.subject()).contains("/ws/docs/**");
@@ -145,7 +145,7 @@ class StandingApprovalTest {
 
         assertThat(standing.revoke(rule.id(), "bob")).isTrue();
         assertThat(standing.revoke(rule.id(), "bob")).as("only once").isFalse();
-        assertThat(audit.types()).containsExactly(AuditEventType.APPROVAL_GRANTED, AuditEventType.APPROVAL_REFUSED);
+        assertThat(audit.types()).containsExactly(AuditEventType.RULE_GRANTED, AuditEventType.RULE_REVOKED);
         assertThat(audit.events.get(1).detail().orElseThrow()).contains("revoked by 'bob'");
         assertThat(decide(write("writer", "/ws/docs/a.md", Permission.WRITE))).isEqualTo(ApprovalDecision.DENIED);
         assertThat(standing.rules()).isEmpty();

@@ -73,6 +73,11 @@ class MeroMetricsTest {
         sink.write(event(AuditEventType.APPROVAL_GRANTED, Permission.WRITE));
         sink.write(event(AuditEventType.APPROVAL_REFUSED, Permission.EXECUTE));
         sink.write(event(AuditEventType.APPROVAL_TIMED_OUT, Permission.DELETE));
+        // who decided (the inbox's record beside the gate's own event, a standing rule): not counted again
+        sink.write(event(AuditEventType.APPROVER_GRANTED, Permission.WRITE));
+        sink.write(event(AuditEventType.APPROVER_REFUSED, Permission.WRITE));
+        sink.write(event(AuditEventType.RULE_GRANTED, Permission.WRITE));
+        sink.write(event(AuditEventType.RULE_REVOKED, Permission.WRITE));
         sink.write(event(AuditEventType.ALLOWED));
         assertThat(metrics.calls).containsExactly(
                 "decision READ allowed", "decision WRITE allowed",
