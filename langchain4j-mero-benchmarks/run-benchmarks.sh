@@ -149,5 +149,5 @@ done
 } > "$out/machine.txt"
 java -cp "$jar" dev.mero.benchmarks.BenchmarkReport "$out/jmh.json" "$out/denials.txt" "$out/machine.txt" \
   "langchain4j-mero-benchmarks/run-benchmarks.sh $*" BENCHMARKS.md \
-  langchain4j-mero-core/target/pit-reports/mutations.xml "$out/sections"
+  langchain4j-mero-core-mutation/target/pit-reports/mutations.xml "$out/sections"
 echo "wrote BENCHMARKS.md"
