@@ -48,11 +48,18 @@ group_ratios() {
   echo "## Interleaved ratios"
   echo
   echo "Both sides of each ratio in alternating rounds of one run (\`SandboxRatio\`, \`SearchRatio\`); the"
-  echo "medians and the per-round ratio are the figures to trust on a shared machine."
+  echo "medians and the per-round ratio are the figures to trust on a shared machine. \`SearchRatio\` runs on"
+  echo "Java 17 and, where a Java 25 JDK is found (\`MERO_JAVA25\`), its \`find_files\` ratio again on Java 25; its"
+  echo "first line names the JDK and the listing layer used."
   echo
   echo '```'
   java -cp "$jar" dev.mero.benchmarks.SandboxRatio "${MERO_SANDBOX_ROUNDS:-200}" 50 2>/dev/null
   java -cp "$jar" dev.mero.benchmarks.SearchRatio "${MERO_SEARCH_ROUNDS:-20}" 5 2>/dev/null
+  local java25=${MERO_JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+  if [[ -x $java25 ]]; then
+    "$java25" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.SearchRatio \
+      "${MERO_SEARCH_ROUNDS:-20}" 5 find 2>/dev/null
+  fi
   echo '```'
 }
 

@@ -1,12 +1,18 @@
 package dev.mero.benchmarks;
 
+import java.lang.reflect.Method;
+
 /**
  * {@code search_text} against {@code grep -rn} and {@code find_files} against {@code find -name} over
  * {@link SearchBenchmark}'s tree of 20,000 files, each measured as {@link InterleavedRounds interleaved rounds} in
- * one run, so that a shared machine's load hits both sides alike.
+ * one run, so that a shared machine's load hits both sides alike. The first line names the JDK that ran it and the
+ * listing layer the core selected: {@code openat2} is the Java 25 foreign-function layer, which lists with
+ * {@code getdents64} and takes the entries' types from {@code d_type}; {@code none} is the JDK's listing (Java 17),
+ * where a walk reads the type of only the entries a directory's link count leaves in doubt.
  *
  * <p>Run: {@code java -cp langchain4j-mero-benchmarks/target/benchmarks.jar dev.mero.benchmarks.SearchRatio
- * [rounds] [warm-up rounds]} (defaults 40 and 15).
+ * [rounds] [warm-up rounds] [find]} (defaults 40 and 15; {@code find}: the {@code find_files} ratio only), with
+ * each JDK to compare.
  */
 public final class SearchRatio {
 
@@ -16,7 +22,8 @@ public final class SearchRatio {
     /**
      * Measures and prints.
      *
-     * @param args optionally the number of measured rounds and of warm-up rounds
+     * @param args optionally the number of measured rounds and of warm-up rounds, then {@code find} for the
+     *             {@code find_files} ratio only
      * @throws Exception if grep or find cannot run
      */
     public static void main(String[] args) throws Exception {
@@ -25,14 +32,34 @@ public final class SearchRatio {
         SearchBenchmark benchmark = new SearchBenchmark();
         benchmark.setUp();
         try {
-            System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedSearchText, benchmark::rawGrep)
-                    .report("search_text", "grep -rn"));
-            System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedSearchTextRegex,
-                    benchmark::rawGrepRegex).report("search_text ne+dle", "grep -rnE ne+dle"));
+            System.out.println("Java " + Runtime.version().feature() + " (" + System.getProperty("java.vm.version")
+                    + "), listing layer: " + listingLayer());
+            if (!(args.length > 2 && args[2].equals("find"))) {
+                System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedSearchText,
+                        benchmark::rawGrep).report("search_text", "grep -rn"));
+                System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedSearchTextRegex,
+                        benchmark::rawGrepRegex).report("search_text ne+dle", "grep -rnE ne+dle"));
+            }
             System.out.print(InterleavedRounds.run(rounds, warmUp, benchmark::guardedFindFiles, benchmark::rawFind)
                     .report("find_files", "find -name"));
         } finally {
             benchmark.removeWorkspace();
+        }
+    }
+
+    /** The name of the core's selected layer, read reflectively: the layer is internal to the core. */
+    private static String listingLayer() {
+        try {
+            Class<?> calls = Class.forName("dev.mero.core.ops.ConfinedCalls");
+            Method current = calls.getDeclaredMethod("current");
+            current.setAccessible(true);
+            Method name = calls.getDeclaredMethod("name");
+            name.setAccessible(true);
+            String used = (String) name.invoke(current.invoke(null));
+            return "openat2".equals(used) ? "openat2 + getdents64 (foreign-function API, types from d_type)"
+                    : used + " (the JDK's listing, link counts spare the stat of leaves)";
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return "unknown (" + e.getClass().getSimpleName() + ")";
         }
     }
 }

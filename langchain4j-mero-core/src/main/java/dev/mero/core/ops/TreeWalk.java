@@ -80,9 +80,11 @@ final class TreeWalk {
 
         /**
          * Whether this visitor asks its entries' attributes for their type only ({@code isDirectory},
-         * {@code isRegularFile}, {@code isSymbolicLink}, {@code isOther}): then, where the kernel reports the
-         * types with the names ({@link ConfinedCalls#list}), the walk reads no attributes per entry and hands
-         * over type-only ones.
+         * {@code isRegularFile}, {@code isSymbolicLink}, {@code isOther}), and only while it is called with them:
+         * then, where the kernel reports the types with the names ({@link ConfinedCalls#list}), the walk reads no
+         * attributes per entry and hands over type-only ones; where it does not, entries that the directory's
+         * link count says are not directories ({@link SubdirectoryCount}) are read only when asked
+         * ({@link NotADirectory}).
          *
          * @return {@code true} if the type is all this visitor reads of an entry's attributes
          */
@@ -134,6 +136,8 @@ final class TreeWalk {
     private final Permission needed;
     private final Visitor visitor;
     private final Outcome outcome = new Outcome();
+    /** Where the start's file system counts subdirectories and the visitor needs types only; else {@code null}. */
+    private SubdirectoryCount counts;
 
     private TreeWalk(SecurityContext context, ResolvedPath start, int maxDepth, int maxEntries, long deadline,
                      Permission needed, Visitor visitor) {
@@ -164,6 +168,7 @@ final class TreeWalk {
         TreeWalk walk = new TreeWalk(context, start, maxDepth, maxEntries, deadline, needed, visitor);
         try (SecureDirectory root = Targets.openDirectory(start)) {
             context.recheck(start);
+            walk.counts = visitor.typesSuffice() ? SubdirectoryCount.of(start.realPath()) : null;
             walk.walk(root, "", 1);
         }
         return walk.outcome;
@@ -174,6 +179,8 @@ final class TreeWalk {
         List<TypedName> names = names(directory);
         Path real = Targets.below(start.realPath(), prefix);
         names.sort(Comparator.comparing(TypedName::name));
+        int subdirectoriesLeft = counts != null && names.stream().anyMatch(n -> n.type() == TypedName.Type.UNKNOWN)
+                ? counts.subdirectories(real) : SubdirectoryCount.UNKNOWN;
         for (TypedName typed : names) {
             String name = typed.name();
             if (outcome.entries >= maxEntries) {
@@ -182,12 +189,21 @@ final class TreeWalk {
             if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
                 return settled() && cut(true);
             }
-            Optional<BasicFileAttributes> attributes = typed.type() == TypedName.Type.UNKNOWN
-                    ? directory.attributes(name) : Optional.of(typed.attributes());
+            Optional<BasicFileAttributes> attributes;
+            if (typed.type() != TypedName.Type.UNKNOWN) {
+                attributes = Optional.of(typed.attributes());
+            } else if (subdirectoriesLeft == 0) {
+                attributes = Optional.of(new NotADirectory(directory, name));
+            } else {
+                attributes = directory.attributes(name);
+            }
             if (attributes.isEmpty()) {
                 continue;
             }
             boolean isDirectory = attributes.get().isDirectory();
+            if (isDirectory && subdirectoriesLeft > 0) {
+                subdirectoriesLeft--;
+            }
             if (isDirectory && !settled()) {
                 return false;
             }
