@@ -41,6 +41,11 @@ interface ConfinedCalls {
         public List<TypedName> list(PathEntry entry, SecureDirectory directory, int max) {
             return null;
         }
+
+        @Override
+        public SecureDirectory openDirectory(PathEntry entry, Path directory) {
+            return null;
+        }
     };
 
     /**
@@ -73,6 +78,19 @@ interface ConfinedCalls {
      *         does not decide (then list it through the JDK)
      */
     List<TypedName> list(PathEntry entry, SecureDirectory directory, int max);
+
+    /**
+     * Opens a directory below a mount with one confined {@code openat2(O_DIRECTORY | O_NONBLOCK | O_NOFOLLOW)} from
+     * the mount's directory descriptor: no link on the way, nothing outside the mount, and no FIFO in its place
+     * can block the open, so a walk enters a directory without the JDK's type check before the open and without
+     * handing the open to a thread of its own ({@link BoundedOpen}).
+     *
+     * @param entry     the mount the directory is in
+     * @param directory the directory's canonical real path, below the mount's real path
+     * @return the open directory, which the caller closes; or {@code null} when this layer does not decide (then
+     *         take the JDK's path)
+     */
+    SecureDirectory openDirectory(PathEntry entry, Path directory);
 
     /**
      * The layer in use.

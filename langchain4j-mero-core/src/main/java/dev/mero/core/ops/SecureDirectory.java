@@ -103,6 +103,17 @@ final class SecureDirectory implements Closeable {
         }
     }
 
+    /**
+     * An open directory from a stream the confined layer opened ({@link ConfinedCalls#openDirectory}), which it owns.
+     *
+     * @param path   the directory's canonical path
+     * @param stream the stream, opened without following a link
+     * @return the open directory
+     */
+    static SecureDirectory of(Path path, SecureDirectoryStream<Path> stream) {
+        return new SecureDirectory(path, stream);
+    }
+
     /** The open stream, for {@link MountRoots} to keep. */
     SecureDirectoryStream<Path> stream() {
         return stream;

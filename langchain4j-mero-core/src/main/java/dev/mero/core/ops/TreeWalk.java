@@ -233,7 +233,7 @@ final class TreeWalk {
                     visitor.denied(relative);
                     continue;
                 }
-                try (SecureDirectory child = directory.child(name)) {
+                try (SecureDirectory child = openChild(directory, name, relative)) {
                     if (!walk(child, relative, depth + 1)) {
                         return false;
                     }
@@ -265,6 +265,16 @@ final class TreeWalk {
             return names.size() <= max;
         }, unusable -> outcome.unusableNames++);
         return names;
+    }
+
+    /**
+     * Opens a subdirectory to enter: confined by the kernel where the JVM reaches it (one {@code openat2} that
+     * cannot block), else through the JDK, type-checked and bounded ({@link SecureDirectory#child}).
+     */
+    private SecureDirectory openChild(SecureDirectory directory, String name, String relative) throws IOException {
+        SecureDirectory confined = ConfinedCalls.current().openDirectory(start.entry(),
+                Targets.below(start.realPath(), relative));
+        return confined != null ? confined : directory.child(name);
     }
 
     /** Lets the visitor finish deferred work; records a stop. */

@@ -25,8 +25,10 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -162,6 +164,46 @@ final class LinuxConfinedCalls implements ConfinedCalls {
                 return null;
             }
             return entries(scratch, fd, max);
+        } finally {
+            if (fd >= 0) {
+                calls.close(fd);
+            }
+            mount.release();
+        }
+    }
+
+    @Override
+    public SecureDirectory openDirectory(PathEntry entry, Path directory) {
+        Path root = entry.realPath();
+        if (!directory.startsWith(root) || directory.equals(root)) {
+            return null;
+        }
+        Mount mount = borrow(entry);
+        if (mount == null) {
+            return null;
+        }
+        int fd = -1;
+        try {
+            NativeScratch scratch = NativeScratch.get();
+            if (!scratch.setPath(root.relativize(directory).toString(), encoding)) {
+                return null;
+            }
+            long opened = openat2(scratch, mount.fd,
+                    O_RDONLY | O_NONBLOCK | O_CLOEXEC | calls.oDirectory | calls.oNofollow, BENEATH);
+            if (opened < 0) {
+                return null;
+            }
+            fd = (int) opened;
+            // the JDK opens its own descriptor of this very directory through the descriptor's /proc entry, which
+            // names the open directory, not a path: no name is looked up again, and a directory never blocks
+            DirectoryStream<Path> stream = Files.newDirectoryStream(descriptorPath(fd));
+            if (stream instanceof SecureDirectoryStream<Path> secure) {
+                return SecureDirectory.of(directory, secure);
+            }
+            stream.close();
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null;
         } finally {
             if (fd >= 0) {
                 calls.close(fd);

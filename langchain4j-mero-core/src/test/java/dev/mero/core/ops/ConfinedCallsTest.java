@@ -198,7 +198,29 @@ class ConfinedCallsTest {
         // NONE never decides; a layer that declines everything leaves every answer to the JDK's path
         assertThat(ConfinedCalls.NONE.openRegularFile(null, w.ws.resolve("notes.txt"))).isNull();
         assertThat(ConfinedCalls.NONE.list(null, null, 10)).isNull();
+        assertThat(ConfinedCalls.NONE.openDirectory(null, w.ws)).isNull();
         assertThat(ConfinedCalls.NONE.name()).isEqualTo("none");
+    }
+
+    @Test
+    void aDirectoryIsOpenedConfinedOnlyWhereItIsAPlainDirectoryBelowTheMount() throws IOException {
+        ConfinedCalls layer = ConfinedCalls.current();
+        PathEntry entry = PathEntry.of(w.ws.toString(), "ws", dev.mero.core.Permission.READ);
+        try (SecureDirectory deep = layer.openDirectory(entry, w.ws.resolve("src/deep"))) {
+            if (layer == ConfinedCalls.NONE) {
+                assertThat(deep).isNull();
+                return;
+            }
+            assertThat(deep.path()).isEqualTo(w.ws.resolve("src/deep"));
+            assertThat(deep.names(10)).containsExactlyInAnyOrder("b.md", "er");
+            assertThat(deep.attributes("er").orElseThrow().isDirectory()).isTrue();
+        }
+        // links (out of the mount or inside it), a FIFO, a file, the mount itself and a path outside it: not decided
+        for (Path refused : List.of(w.ws.resolve("src/outdir"), w.ws.resolve("src/dotdot"), w.ws.resolve("src/pipe"),
+                w.ws.resolve("src/a.md"), w.ws.resolve("src/missing"), w.ws, w.outside)) {
+            assertThat(assertTimeoutPreemptively(BOUND, () -> layer.openDirectory(entry, refused)))
+                    .as(refused.toString()).isNull();
+        }
     }
 
     private void assertSameAnswers(String what, Supplier<String> call) {
@@ -247,6 +269,11 @@ class ConfinedCallsTest {
             } catch (IOException e) {
                 return null;
             }
+        }
+
+        @Override
+        public SecureDirectory openDirectory(PathEntry entry, Path directory) {
+            return null;
         }
 
         @Override
