@@ -58,7 +58,17 @@ public final class BenchmarkReport {
             suite, but 1.00x (5.30 vs 5.31 us) when only those two benchmarks run with 5 iterations: the entries are \
             indexed by slug and by real directory, so the number of entries costs nothing; the swing is the noise \
             of 3 one-second iterations right after building 10,000 entries.
-            - `find_files` (no target): the same walk; `find -name` needs no `stat` per entry, so this stays about 4x.
+            - `find_files` (target 2x): `find -name` reads no entry's type that `getdents64` gives or that a \
+            directory's link count rules out, and neither does the walk now. On Java 17 (no `d_type` in the JDK) a \
+            directory's `st_nlink` says how many subdirectories it holds on ext2/3/4, xfs and tmpfs \
+            (`SubdirectoryCount`, GNU find's leaf optimisation): once the walk has met that many, the other entries \
+            are handed over unread and only those shown are read. On Java 25 the types come from `d_type` and each \
+            directory is entered with one `openat2(O_DIRECTORY | O_NONBLOCK | O_NOFOLLOW)`, which no FIFO can \
+            block, instead of an `fstatat` and an open handed to an opener thread. Interleaved (`SearchRatio ... \
+            find`, load 7-15): Java 17 from 3.7-4.8x to 2.6-3.0x, Java 25 from 1.5-3.5x to 1.3-2.1x. What is left on \
+            Java 17 is that hand-off, one per directory (about 1,200 `futex` calls per walk of 200 directories), \
+            which keeps a FIFO swapped in for a directory from blocking the caller: Java cannot open a directory \
+            without blocking on a FIFO.
             - The LangChain4j loop (target 1.3x): the provider now builds its tool list once (it was rebuilt on \
             every turn) and the `<untrusted-data>` id comes from a DRBG seeded once instead of a read of the entropy \
             device. What is left is LangChain4j's own turn: two chat requests, the user-message template with its \
