@@ -114,6 +114,50 @@ class SubdirectoryCountTest {
         assertThat(walk(w)).as("counts off: every entry read").isEmpty();
     }
 
+    @Test
+    void onlyFileSystemsKnownToCountAndTheStartsDeviceAreTrusted() throws IOException {
+        SubdirectoryCount counts = SubdirectoryCount.of(temp);
+        assertThat(counts).isNotNull();
+        Files.createDirectories(temp.resolve("one/sub"));
+        Files.createDirectories(temp.resolve("two/a"));
+        Files.createDirectories(temp.resolve("two/b"));
+        assertThat(counts.subdirectories(temp.resolve("one/sub"))).isZero();
+        assertThat(counts.subdirectories(temp.resolve("one"))).isEqualTo(1);
+        assertThat(counts.subdirectories(temp.resolve("two"))).isEqualTo(2);
+        assertThat(counts.subdirectories(temp.resolve("missing"))).isEqualTo(SubdirectoryCount.UNKNOWN);
+        // another device (procfs), and a file system that is not known to count
+        assertThat(counts.subdirectories(Path.of("/proc"))).isEqualTo(SubdirectoryCount.UNKNOWN);
+        assertThat(SubdirectoryCount.of(Path.of("/proc"))).isNull();
+        assertThat(SubdirectoryCount.of(temp.resolve("missing"))).isNull();
+        SubdirectoryCount.disabled = true;
+        assertThat(SubdirectoryCount.of(temp)).isNull();
+    }
+
+    @Test
+    void anEntryHandedOverUnreadAnswersAsItsOwnAttributesDo() throws IOException, InterruptedException {
+        OpsWorkspace w = new OpsWorkspace(temp);
+        Files.writeString(w.ws.resolve("file"), "12345");
+        Files.createSymbolicLink(w.ws.resolve("link"), w.outside);
+        Fifos.mkfifo(w.ws.resolve("pipe"));
+        Files.createDirectories(w.ws.resolve("dir"));
+        try (SecureDirectory ws = SecureDirectory.open(w.ws)) {
+            for (String name : List.of("file", "link", "pipe", "dir")) {
+                BasicFileAttributes read = ws.attributes(name).orElseThrow();
+                NotADirectory unread = new NotADirectory(ws, name);
+                assertThat(unread.isDirectory()).as(name).isFalse();
+                assertThat(List.of(unread.isRegularFile(), unread.isSymbolicLink(), unread.isOther()))
+                        .as(name).containsExactly(read.isRegularFile(), read.isSymbolicLink(),
+                                read.isOther() || read.isDirectory());
+                assertThat(List.of(unread.size(), unread.fileKey(), unread.lastModifiedTime(),
+                        unread.lastAccessTime(), unread.creationTime())).as(name).containsExactly(read.size(),
+                        read.fileKey(), read.lastModifiedTime(), read.lastAccessTime(), read.creationTime());
+            }
+            NotADirectory gone = new NotADirectory(ws, "gone");
+            assertThat(List.of(gone.isRegularFile(), gone.isSymbolicLink(), gone.isOther(), gone.isDirectory()))
+                    .containsExactly(false, false, true, false);
+        }
+    }
+
     /** The entries a types-only walk handed over unread. */
     private static List<String> walk(OpsWorkspace w) throws IOException {
         SecurityContext context = w.contextBuilder().build();
