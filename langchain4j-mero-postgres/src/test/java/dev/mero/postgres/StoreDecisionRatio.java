@@ -70,6 +70,8 @@ public final class StoreDecisionRatio {
                     .build();
             SecurityContext budgeted = context(workspace).retryBudget(RetryBudget.builder()
                     .store(store.retryBudgets(), "bench").build()).build();
+            SecurityContext decided = context(workspace).rateLimit(generous).rateLimitStore(store.rateLimits())
+                    .retryBudget(RetryBudget.builder().store(store.retryBudgets(), "bench").build()).build();
             SecurityContext audited = context(workspace).auditLog(AuditLog.builder().sink(store.auditSink()).build())
                     .build();
             ApprovalStore approvals = store.approvals(Duration.ofMinutes(1), "bench");
@@ -83,6 +85,9 @@ public final class StoreDecisionRatio {
             scenarios.put("guard, no store (path decision only)", () -> plain.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + rate limit", () -> limited.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + retry budget", () -> budgeted.guard(Operation.FILE_READ, "/ws/a.txt"));
+            scenarios.put("guard + rate limit + retry budget", () -> decided.guard(Operation.FILE_READ, "/ws/a.txt"));
+            scenarios.put("guarded run + rate limit + retry budget", () -> decided.run(Operation.FILE_READ,
+                    "/ws/a.txt", null, null, target -> "ok"));
             scenarios.put("guard + audit row", () -> audited.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("replayed call (claim + complete)", () -> ToolCallReplays.run(store.replays(), "bench/s",
                     "c" + ids.incrementAndGet(), Duration.ofSeconds(5), () -> new ToolCallReplays.Result("ok", false)));
