@@ -62,7 +62,7 @@ public final class StoreDecisionRatio {
         Files.writeString(workspace.resolve("a.txt"), "a");
         try (PostgresServer server = PostgresServer.startNew();
              HikariDataSource pool = PostgresServer.pool(server.createDatabase(), 4);
-             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(counting(pool)).migrate(true)
+             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(counting(pool, BORROWS)).migrate(true)
                      .build()) {
             RateLimit generous = RateLimit.perSecond(1_000_000);
             SecurityContext plain = context(workspace).build();
@@ -207,18 +207,18 @@ public final class StoreDecisionRatio {
 
     private static final AtomicLong BORROWS = new AtomicLong();
 
-    /** The pool, counting the connections the store borrows (not the baseline's). */
-    private static DataSource counting(HikariDataSource pool) {
+    /** The pool, counting in {@code borrows} the connections borrowed through it (the store's, not the baseline's). */
+    static DataSource counting(HikariDataSource pool, AtomicLong borrows) {
         return new DataSource() {
             @Override
             public Connection getConnection() throws SQLException {
-                BORROWS.incrementAndGet();
+                borrows.incrementAndGet();
                 return pool.getConnection();
             }
 
             @Override
             public Connection getConnection(String user, String password) throws SQLException {
-                BORROWS.incrementAndGet();
+                borrows.incrementAndGet();
                 return pool.getConnection(user, password);
             }
 
