@@ -1,7 +1,7 @@
 -- langchain4j-mero-postgres schema, version 8: a guarded decision's rate limit and retry budget in one round
 -- trip, and counters that do not wait for the WAL flush at commit.
 --
--- mero_decide takes a permit of the rate-limit bucket (mero_rate_take) and, only if it was taken, reserves an
+-- mero_decide takes a permit of the rate-limit bucket (as mero_rate_take does) and, only if it was taken, reserves an
 -- attempt of the call (mero_retry_begin), in one transaction: the bucket's row lock, then the call's advisory
 -- lock, always in that order (no other function takes both). A null p_bucket takes no permit, a null p_scope
 -- reserves nothing, so the limit or the budget alone is the same call. A refused budget keeps the permit taken,
@@ -20,13 +20,32 @@ CREATE FUNCTION ${schema}.mero_decide(p_bucket text, p_per_us bigint, p_permits 
     RETURNS TABLE (taken boolean, wait_us numeric, available bigint, reserved boolean, failures integer,
                    running integer)
     LANGUAGE plpgsql SET search_path = pg_catalog, ${schema} AS $$
+DECLARE
+    v_interval numeric := p_per_us::numeric / p_permits;
+    v_full_at  numeric;
+    v_now      numeric;
 BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
     taken := true;
     wait_us := 0;
     IF p_bucket IS NOT NULL THEN
-        SELECT r.taken, r.wait_us, r.available INTO taken, wait_us, available
-            FROM mero_rate_take(p_bucket, p_per_us, p_permits, p_burst, p_hold_us, true) r;
+        -- the permit in one UPDATE when the bucket exists, holds the caller's limit and has a permit: the state
+        -- moves as mero_rate_take moves it then, on the clock read after the row lock (a concurrent update makes
+        -- the statement evaluate again); every other case is mero_rate_take's
+        UPDATE mero_rate_limit r
+            SET full_at = GREATEST(r.full_at, EXTRACT(EPOCH FROM clock_timestamp())::numeric * 1000000) + v_interval,
+                limit_used_at = EXTRACT(EPOCH FROM clock_timestamp())::numeric * 1000000
+            WHERE r.bucket = p_bucket AND r.per_us = p_per_us AND r.permits = p_permits AND r.burst = p_burst
+                AND GREATEST(r.full_at, EXTRACT(EPOCH FROM clock_timestamp())::numeric * 1000000)
+                    - EXTRACT(EPOCH FROM clock_timestamp())::numeric * 1000000 <= v_interval * (p_burst - 1)
+            RETURNING r.full_at, r.limit_used_at INTO v_full_at, v_now;
+        IF FOUND THEN
+            available := LEAST(p_burst, GREATEST(0, floor((v_interval * p_burst - GREATEST(0, v_full_at - v_now))
+                / v_interval)))::bigint;
+        ELSE
+            SELECT t.taken, t.wait_us, t.available INTO taken, wait_us, available
+                FROM mero_rate_take(p_bucket, p_per_us, p_permits, p_burst, p_hold_us, true) t;
+        END IF;
     END IF;
     IF taken AND p_scope IS NOT NULL THEN
         SELECT b.reserved, b.failures, b.running INTO reserved, failures, running
