@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A guarded decision with the rate limit and the retry budget in PostgreSQL is one call of {@code mero_decide}:
  * one round trip for the permit and the reservation, a refused permit reserves nothing, the limit holds across
- * two instances racing, and the counts commit without waiting for the WAL flush, for their own transaction only.
+ * two instances racing, and the counts commit without waiting for the WAL flush (on a server whose commits wait for
+ * the disk), for their own transaction only.
  */
 class OneDecisionTest {
 
@@ -130,19 +131,30 @@ class OneDecisionTest {
     }
 
     @Test
-    void theCountsCommitAsynchronouslyForTheirOwnTransactionOnly() throws Exception {
-        try (Connection connection = poolA.getConnection(); Statement statement = connection.createStatement()) {
+    void theCountsCommitAsynchronouslyForTheirOwnTransactionOnlyWhereCommitsWaitForTheDisk() throws Exception {
+        try (PostgresServer durable = PostgresServer.startNew(true);
+             HikariDataSource pool = PostgresServer.pool(durable.createDatabase(), 2)) {
+            PostgresPolicyStore.builder().dataSource(pool).migrate(true).build().close();
+            assertThat(synchronousCommitDuringDecision(pool)).as("fsync on").isEqualTo("off");
+        }
+        assertThat(synchronousCommitDuringDecision(poolA)).as("fsync off: nothing to wait for").isEqualTo("on");
+    }
+
+    /** synchronous_commit within a transaction that called mero_decide; checks it is back after the commit. */
+    private static String synchronousCommitDuringDecision(HikariDataSource pool) throws SQLException {
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
             String decide = "SELECT taken FROM public.mero_decide('async', 3600000000, 1, 1, 0, NULL, NULL, NULL,"
                     + " NULL, NULL, NULL, NULL, NULL)";
             connection.setAutoCommit(false);
             assertThat(single(statement, "SHOW synchronous_commit")).isEqualTo("on");
             assertThat(single(statement, decide)).isEqualTo("t");
-            assertThat(single(statement, "SHOW synchronous_commit")).as("until the commit").isEqualTo("off");
+            String during = single(statement, "SHOW synchronous_commit");
             connection.commit();
             assertThat(single(statement, "SHOW synchronous_commit")).as("the next transaction").isEqualTo("on");
             connection.setAutoCommit(true);
             assertThat(single(statement, decide)).as("the permit was committed").isEqualTo("f");
             assertThat(single(statement, "SHOW synchronous_commit")).as("an audit row's insert after it").isEqualTo("on");
+            return during;
         }
     }
 

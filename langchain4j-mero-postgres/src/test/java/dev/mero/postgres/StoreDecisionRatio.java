@@ -96,10 +96,12 @@ public final class StoreDecisionRatio {
             scenarios.put("guard + retry budget", () -> budgeted.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + rate limit + retry budget", () -> decided.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("  the same as version 7 did (3 calls)", () -> {
+                String attempt = "a" + ids.incrementAndGet(); // one row per attempt, as the store's own ids
                 execute(pool, "SELECT taken FROM public.mero_rate_take('v7', 1, 1000000, 1000000, 0, true)");
                 execute(pool, "SELECT reserved FROM public.mero_retry_begin('v7', 'read_file', 'd', 7, 600000000, 3,"
-                        + " 'a', 600000000)");
-                execute(pool, "SELECT public.mero_retry_end('v7', 'read_file', 'd', 7, 'a', 'RELEASED', 600000000, 3)");
+                        + " ?, 600000000)", attempt);
+                execute(pool, "SELECT public.mero_retry_end('v7', 'read_file', 'd', 7, ?, 'RELEASED', 600000000, 3)",
+                        attempt);
             });
             scenarios.put("guard + audit row", () -> audited.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("replayed call (claim + complete)", () -> ToolCallReplays.run(store.replays(), "bench/s",
@@ -174,9 +176,12 @@ public final class StoreDecisionRatio {
         return found;
     }
 
-    private static void execute(DataSource pool, String sql) {
+    private static void execute(DataSource pool, String sql, String... parameters) {
         try (Connection connection = pool.getConnection();
              PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setString(i + 1, parameters[i]);
+            }
             statement.execute();
         } catch (SQLException e) {
             throw new IllegalStateException(e);

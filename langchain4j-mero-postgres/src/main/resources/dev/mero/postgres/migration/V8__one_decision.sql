@@ -9,10 +9,23 @@
 --
 -- Rate-limit and retry-budget counts commit asynchronously (synchronous_commit off for the function's own
 -- transaction: set_config(..., true) lasts until the commit, and the functions carry no SET clause for it that
--- would restore it on return). A database crash can lose the counts of the last moments (at most three times
--- wal_writer_delay, 600 ms by default): a few permits given back, a few failures or reservations forgotten.
+-- would restore it on return; mero_commit_early, below). A database crash can lose the counts of the last
+-- moments (at most three times wal_writer_delay, 600 ms by default): a few permits given back, a few failures
+-- or reservations forgotten.
 -- While the server runs, every instance sees every count at once (visibility does not wait for the flush), so
 -- the limit and the budget hold across instances as before. Audit rows, approvals and replay claims stay durable.
+-- Turns synchronous_commit off until the end of the caller's transaction, on a server whose commits wait for the
+-- disk (fsync on). A server with fsync off loses recent commits on a crash anyway, and there an asynchronous
+-- commit costs more than it saves: it wakes the WAL writer for every commit.
+CREATE FUNCTION ${schema}.mero_commit_early() RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, ${schema} AS $$
+BEGIN
+    IF current_setting('fsync') = 'on' THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
+    END IF;
+END
+$$;
+
 CREATE FUNCTION ${schema}.mero_decide(p_bucket text, p_per_us bigint, p_permits bigint, p_burst bigint,
                                       p_hold_us bigint, p_scope text, p_operation text, p_digest text,
                                       p_lock bigint, p_window_us bigint, p_max integer, p_attempt text,
@@ -25,7 +38,7 @@ DECLARE
     v_full_at  numeric;
     v_now      numeric;
 BEGIN
-    PERFORM set_config('synchronous_commit', 'off', true);
+    PERFORM mero_commit_early();
     taken := true;
     wait_us := 0;
     IF p_bucket IS NOT NULL THEN
@@ -61,7 +74,7 @@ CREATE FUNCTION ${schema}.mero_retry_finish(p_scope text, p_operation text, p_di
     RETURNS void
     LANGUAGE plpgsql SET search_path = pg_catalog, ${schema} AS $$
 BEGIN
-    PERFORM set_config('synchronous_commit', 'off', true);
+    PERFORM mero_commit_early();
     PERFORM mero_retry_end(p_scope, p_operation, p_digest, p_lock, p_attempt, p_outcome, p_window_us, p_max);
 END
 $$;
