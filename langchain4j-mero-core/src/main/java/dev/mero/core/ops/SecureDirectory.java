@@ -116,11 +116,7 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if a name is missing, not a directory, or a link
      */
     static SecureDirectory open(Path directory) throws IOException {
-        DirectoryStream<Path> root = Files.newDirectoryStream(directory.getRoot());
-        if (!(root instanceof SecureDirectoryStream<Path> secureRoot)) {
-            root.close();
-            throw new IOException("this platform offers no secure directory access");
-        }
+        SecureDirectoryStream<Path> secureRoot = DirectoryAccess.openRoot(directory.getRoot());
         SecureDirectory top = new SecureDirectory(directory.getRoot(), secureRoot);
         if (directory.getNameCount() == 0) {
             return top;
