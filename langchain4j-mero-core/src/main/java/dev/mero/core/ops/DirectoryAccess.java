@@ -29,6 +29,9 @@ final class DirectoryAccess {
     /** Whether the JDK's secure directories are used where the platform has them; tests turn it off. */
     static volatile boolean jdkStreams = !"absent".equals(System.getProperty(PROPERTY));
 
+    /** Whether the foreign-function layer's directories are used where the JDK has none; tests turn it off. */
+    static volatile boolean portableStreams = true;
+
     private DirectoryAccess() {
     }
 
@@ -47,7 +50,7 @@ final class DirectoryAccess {
             }
             opened.close();
         }
-        SecureDirectoryStream<Path> portable = PortableDirectories.openRoot(root);
+        SecureDirectoryStream<Path> portable = portableStreams ? PortableDirectories.openRoot(root) : null;
         if (portable != null) {
             return portable;
         }

@@ -1,5 +1,6 @@
 package dev.mero.core.ops;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 
@@ -18,8 +19,9 @@ final class PortableDirectories {
      *
      * @param root the root
      * @return {@code null} on Java 17
+     * @throws IOException never on Java 17
      */
-    static SecureDirectoryStream<Path> openRoot(Path root) {
+    static SecureDirectoryStream<Path> openRoot(Path root) throws IOException {
         return null;
     }
 }

@@ -41,12 +41,15 @@ class WeakerPathOpensTest {
         // the openat2 layer (Java 25) would read without the JDK's streams: take it away too
         ConfinedCalls.Selected.calls = ConfinedCalls.NONE;
         DirectoryAccess.jdkStreams = false;
+        // and the foreign-function layer's directories (Java 25): the weaker mode is for a JDK 17 without either
+        DirectoryAccess.portableStreams = false;
     }
 
     @AfterAll
     static void restore() {
         ConfinedCalls.Selected.calls = confined;
         DirectoryAccess.jdkStreams = jdkStreams;
+        DirectoryAccess.portableStreams = true;
     }
 
     @BeforeEach
