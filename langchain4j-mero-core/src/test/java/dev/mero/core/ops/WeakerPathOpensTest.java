@@ -8,7 +8,15 @@ import dev.mero.core.audit.AuditEvent;
 import dev.mero.core.audit.AuditEventType;
 import dev.mero.core.audit.AuditLog;
 import dev.mero.core.policy.SecurityPolicy;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.ProviderMismatchException;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -151,9 +159,101 @@ class WeakerPathOpensTest {
     }
 
     @Test
+    void aDirectoryOpenedByPathIsNeverKeptForOtherOperations() {
+        int kept = MountRoots.openCount();
+        assertThat(ops(true).call("read_file", "{\"path\":\"/ws/notes.txt\"}")).contains("hello notes");
+        assertThat(MountRoots.openCount()).isEqualTo(kept);
+    }
+
+    @Test
+    void theDirectoryByPathRefusesWhatItsSecureCounterpartRefuses() throws IOException {
+        Files.createSymbolicLink(w.ws.resolve("dir-link"), w.ws.resolve("sub"));
+        try (PathDirectoryStream ws = PathDirectoryStream.open(w.ws);
+             PathDirectoryStream docs = PathDirectoryStream.open(w.docs)) {
+            assertThat(ws.getFileAttributeView(BasicFileAttributeView.class).readAttributes().isDirectory()).isTrue();
+            assertThatThrownBy(() -> ws.newDirectoryStream(Path.of("dir-link"), LinkOption.NOFOLLOW_LINKS))
+                    .isInstanceOf(NotDirectoryException.class);
+            assertThatThrownBy(() -> ws.newDirectoryStream(Path.of("notes.txt")))
+                    .isInstanceOf(NotDirectoryException.class);
+            assertThatThrownBy(() -> ws.deleteFile(Path.of("sub"))).isInstanceOf(FileSystemException.class)
+                    .hasMessageContaining("Is a directory");
+            assertThatThrownBy(() -> ws.deleteDirectory(Path.of("notes.txt")))
+                    .isInstanceOf(NotDirectoryException.class);
+            assertThatThrownBy(() -> ws.deleteDirectory(Path.of("dir-link")))
+                    .isInstanceOf(NotDirectoryException.class);
+            assertThat(w.ws.resolve("sub")).isDirectory();
+            assertThat(w.ws.resolve("dir-link")).isSymbolicLink();
+            ws.deleteFile(Path.of("dir-link"));
+            assertThat(w.ws.resolve("dir-link")).doesNotExist();
+            assertThat(w.ws.resolve("sub/deep.txt")).exists();
+            Files.writeString(w.docs.resolve("replaced.md"), "old");
+            ws.move(Path.of("notes.txt"), docs, Path.of("replaced.md"));
+            assertThat(w.docs.resolve("replaced.md")).hasContent("hello notes");
+            try (SecureDirectoryStream<Path> sub = ws.newDirectoryStream(Path.of("sub"))) {
+                assertThatThrownBy(() -> ws.move(Path.of("sub"), new ForeignStream(sub), Path.of("x")))
+                        .isInstanceOf(ProviderMismatchException.class);
+                sub.deleteFile(Path.of("deep.txt"));
+            }
+            ws.deleteDirectory(Path.of("sub"));
+            assertThat(w.ws.resolve("sub")).doesNotExist();
+        }
+    }
+
+    @Test
     void aNarrowedContextKeepsItsParentsChoice() {
         SecurityContext parent = w.contextBuilder().weakerPathOpens(true).build();
         assertThat(parent.narrow("child").build().weakerPathOpens()).isTrue();
         assertThat(w.contextBuilder().build().narrow("child").build().weakerPathOpens()).isFalse();
+    }
+
+    /** Another implementation of the interface, which a rename cannot target. */
+    private record ForeignStream(SecureDirectoryStream<Path> inner) implements SecureDirectoryStream<Path> {
+        @Override
+        public SecureDirectoryStream<Path> newDirectoryStream(Path path, LinkOption... options) throws IOException {
+            return inner.newDirectoryStream(path, options);
+        }
+
+        @Override
+        public java.nio.channels.SeekableByteChannel newByteChannel(Path path,
+                java.util.Set<? extends java.nio.file.OpenOption> options,
+                java.nio.file.attribute.FileAttribute<?>... attrs) throws IOException {
+            return inner.newByteChannel(path, options, attrs);
+        }
+
+        @Override
+        public void deleteFile(Path path) throws IOException {
+            inner.deleteFile(path);
+        }
+
+        @Override
+        public void deleteDirectory(Path path) throws IOException {
+            inner.deleteDirectory(path);
+        }
+
+        @Override
+        public void move(Path srcpath, SecureDirectoryStream<Path> targetdir, Path targetpath) throws IOException {
+            inner.move(srcpath, targetdir, targetpath);
+        }
+
+        @Override
+        public <V extends java.nio.file.attribute.FileAttributeView> V getFileAttributeView(Class<V> type) {
+            return inner.getFileAttributeView(type);
+        }
+
+        @Override
+        public <V extends java.nio.file.attribute.FileAttributeView> V getFileAttributeView(Path path, Class<V> type,
+                LinkOption... options) {
+            return inner.getFileAttributeView(path, type, options);
+        }
+
+        @Override
+        public java.util.Iterator<Path> iterator() {
+            return inner.iterator();
+        }
+
+        @Override
+        public void close() throws IOException {
+            inner.close();
+        }
     }
 }
