@@ -36,7 +36,7 @@ import java.util.Set;
  * the multi-release jar, {@link PortableDirectories}): every entry is opened with POSIX {@code openat} relative to
  * this descriptor, one name at a time, with {@code O_NOFOLLOW} (a link is never followed, at any level, since a
  * directory is only ever reached this way) and {@code O_NONBLOCK} (a pipe never blocks the open); {@code ..}, a
- * name with a {@code /} and (except to open this directory again) {@code .} are refused. A file is typed on its
+ * name with a {@code /} and (except to open or read this directory again) {@code .} are refused. A file is typed on its
  * open descriptor before it is used, removed with {@code unlinkat} and renamed with {@code renameat}.
  *
  * <p>The descriptor's own attributes, an entry's attributes (without following it) and the listing are read
@@ -158,7 +158,12 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
 
     @Override
     public <V extends FileAttributeView> V getFileAttributeView(Path path, Class<V> type, LinkOption... options) {
-        return Files.getFileAttributeView(descriptor().resolve(path), type, options);
+        try {
+            return Files.getFileAttributeView(descriptor().resolve(single(path, true)), type, options);
+        } catch (FileSystemException e) {
+            // the interface has no checked failure here: never a view of what .. or a/b lead to
+            throw new IllegalArgumentException(e.getReason(), e);
+        }
     }
 
     @Override

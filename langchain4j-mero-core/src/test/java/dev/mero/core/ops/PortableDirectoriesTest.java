@@ -97,6 +97,11 @@ class PortableDirectoriesTest {
             assertThatThrownBy(() -> sub.newByteChannel(Path.of("file-link"), Set.of(StandardOpenOption.READ)))
                     .isInstanceOf(FileSystemException.class).hasMessageContaining("symbolic link");
             assertThatThrownBy(() -> sub.deleteFile(Path.of(".."))).isInstanceOf(FileSystemException.class);
+            assertThatThrownBy(() -> sub.getFileAttributeView(Path.of(".."),
+                    java.nio.file.attribute.BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> sub.move(Path.of("a.txt"), sub, Path.of("../a.txt")))
+                    .isInstanceOf(FileSystemException.class);
             assertThatThrownBy(() -> sub.newByteChannel(Path.of("missing"), Set.of(StandardOpenOption.READ)))
                     .isInstanceOf(NoSuchFileException.class);
         }
