@@ -6,7 +6,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -47,7 +46,8 @@ import java.util.function.Predicate;
  * <p>An open directory is closed when its last user closes it: a blocked open keeps its directory
  * ({@link #retain()}), because closing a {@link SecureDirectoryStream} waits for every call in progress on it.
  *
- * <p>Fails closed where the platform offers no {@link SecureDirectoryStream}.
+ * <p>Where the platform offers no {@link SecureDirectoryStream}, {@link DirectoryAccess} says what stands in for it
+ * (descriptor-relative {@code openat} on Java 22+, or, opted in, opens by path), or fails closed.
  */
 final class SecureDirectory implements Closeable {
 
