@@ -200,6 +200,9 @@ class WeakerPathOpensTest {
             ws.deleteDirectory(Path.of("sub"));
             assertThat(w.ws.resolve("sub")).doesNotExist();
         }
+        PathDirectoryStream closed = PathDirectoryStream.open(w.ws);
+        closed.close();
+        assertThatThrownBy(closed::iterator).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
