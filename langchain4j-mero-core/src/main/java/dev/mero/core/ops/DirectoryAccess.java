@@ -36,13 +36,15 @@ final class DirectoryAccess {
     }
 
     /**
-     * Opens the file-system root as a directory that opens its entries without following links.
+     * Opens the file-system root, where a walk to a directory starts, as a directory that opens its entries
+     * without following links.
      *
-     * @param root the root of an absolute path
-     * @return the open root
+     * @param directory the absolute path the walk leads to (the audit names it if it is opened by path)
+     * @return the open root of {@code directory}
      * @throws IOException if it cannot be opened, or no way to open it safely is available here
      */
-    static SecureDirectoryStream<Path> openRoot(Path root) throws IOException {
+    static SecureDirectoryStream<Path> openRoot(Path directory) throws IOException {
+        Path root = directory.getRoot();
         if (jdkStreams) {
             DirectoryStream<Path> opened = Files.newDirectoryStream(root);
             if (opened instanceof SecureDirectoryStream<Path> secure) {
@@ -54,7 +56,7 @@ final class DirectoryAccess {
         if (portable != null) {
             return portable;
         }
-        if (WeakerPathOpens.permit(root)) {
+        if (WeakerPathOpens.permit(directory)) {
             return PathDirectoryStream.open(root);
         }
         throw new FileSystemException(null, null, NO_SECURE_ACCESS);

@@ -116,7 +116,7 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if a name is missing, not a directory, or a link
      */
     static SecureDirectory open(Path directory) throws IOException {
-        SecureDirectoryStream<Path> secureRoot = DirectoryAccess.openRoot(directory.getRoot());
+        SecureDirectoryStream<Path> secureRoot = DirectoryAccess.openRoot(directory);
         SecureDirectory top = new SecureDirectory(directory.getRoot(), secureRoot);
         if (directory.getNameCount() == 0) {
             return top;

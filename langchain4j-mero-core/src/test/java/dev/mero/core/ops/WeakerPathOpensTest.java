@@ -98,6 +98,8 @@ class WeakerPathOpensTest {
         assertThat(weakerOpens()).hasSize(1).first().satisfies(e -> {
             assertThat(e.type()).isEqualTo(AuditEventType.ALLOWED);
             assertThat(e.contextName()).contains("test");
+            // the directory the operation walked to, host path and all: the audit is the operator's
+            assertThat(e.subject()).contains(w.ws.toString());
         });
         assertThat(OpsWorkspace.modelText(ops, "write_file", "{\"path\":\"/ws/sub/new.txt\",\"content\":\"made\"}"))
                 .doesNotStartWith("Error").doesNotStartWith("Denied");
