@@ -65,7 +65,8 @@ public final class BenchmarkReport {
             are handed over unread and only those shown are read. On Java 25 the types come from `d_type` and each \
             directory is entered with one `openat2(O_DIRECTORY | O_NONBLOCK | O_NOFOLLOW)`, which no FIFO can \
             block, instead of an `fstatat` and an open handed to an opener thread. Interleaved (`SearchRatio ... \
-            find`, load 7-15): Java 17 from 3.7-4.8x to 2.6-3.0x, Java 25 from 1.5-3.5x to 1.3-2.1x. What is left on \
+            find`, load 6-15): Java 17 from 2.9-4.8x to 2.3-2.7x, Java 25 from 1.2-3.5x to 1.6-2.1x, Java 25 with the \
+            layer off from 5.1-5.6x to 2.3-2.6x. What is left on \
             Java 17 is that hand-off, one per directory (about 1,200 `futex` calls per walk of 200 directories), \
             which keeps a FIFO swapped in for a directory from blocking the caller: Java cannot open a directory \
             without blocking on a FIFO.
