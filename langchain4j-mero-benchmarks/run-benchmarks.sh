@@ -112,7 +112,8 @@ group_pg_decision() {
   fi
 }
 
-# MCP over Streamable HTTP under load: 32 authenticated SDK clients reading 4 KiB files over loopback (HttpLoad)
+# MCP over Streamable HTTP under load: 32 authenticated SDK clients reading 4 KiB files over loopback (HttpLoad),
+# then the heap held per live session (HttpSessionMemory)
 group_mcp_http() {
   echo "## MCP over Streamable HTTP"
   echo
@@ -123,6 +124,14 @@ group_mcp_http() {
   java -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpLoad 10 32 5 \
     2>/dev/null | tee "$out/http-load.txt"
   echo '```'
+  echo
+  echo "\`HttpSessionMemory\` (one JVM, \`-Xmx1g\`): the heap one Streamable HTTP session holds in the server, after"
+  echo "full collections, with 100, 1,000 and 5,000 live sessions (each initialized and used for one 4 KiB"
+  echo "\`read_file\`; plain HTTP requests on the client side, so what grows is the server's). A stdio session is a"
+  echo "process of its own: its resident memory is in the stdio section."
+  echo
+  java -Xmx1g -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpSessionMemory \
+    2>/dev/null | tee "$out/http-sessions.txt"
 }
 
 # --- other groups go here (one function each, named in BENCH_GROUPS) ---
