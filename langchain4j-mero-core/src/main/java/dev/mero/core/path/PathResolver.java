@@ -308,21 +308,29 @@ public final class PathResolver {
                 throw notCovered(input, escaped);
             }
         }
+        // each name's path below the root, kept for canonicalBelow (no relativize, no Path per name again)
+        Path[] below = new Path[stack.size()];
         Path lexical = root;
+        int depth = 0;
         for (String name : stack) {
             lexical = lexical.resolve(name);
+            below[depth++] = lexical;
         }
         if (!followLast && !stack.isEmpty()) {
             // the link's own location: its directory resolved, its name kept
-            return canonicalUnder(input, root, canonicalRoot, lexical.getParent()).resolve(lexical.getFileName());
+            return canonicalUnder(input, canonicalRoot, lexical.getParent(), below, depth - 1)
+                    .resolve(lexical.getFileName());
         }
-        return canonicalUnder(input, root, canonicalRoot, lexical);
+        return canonicalUnder(input, canonicalRoot, lexical, below, depth);
     }
 
-    /** The canonical form of {@code lexical}, a path at or below {@code root}. */
-    private Path canonicalUnder(String input, Path root, boolean canonicalRoot, Path lexical) {
+    /**
+     * The canonical form of {@code lexical}, a path at or below the root whose names' paths below the root are
+     * {@code below[0 .. depth)}, {@code below[depth - 1]} being {@code lexical} itself (the root when 0).
+     */
+    private Path canonicalUnder(String input, boolean canonicalRoot, Path lexical, Path[] below, int depth) {
         if (canonicalRoot) {
-            Path real = canonicalBelow(root, lexical);
+            Path real = canonicalBelow(lexical, below, depth);
             if (real != null) {
                 return real;
             }
@@ -338,13 +346,9 @@ public final class PathResolver {
      * {@code null} at the first link or error (a file used as a directory fails the next name's {@code lstat}),
      * for {@link #canonical} to decide.
      */
-    private static Path canonicalBelow(Path root, Path lexical) {
-        Path current = root;
-        for (Path name : root.relativize(lexical)) {
-            if (name.toString().isEmpty()) {
-                return lexical;
-            }
-            current = current.resolve(name);
+    private static Path canonicalBelow(Path lexical, Path[] below, int depth) {
+        for (int i = 0; i < depth; i++) {
+            Path current = below[i];
             BasicFileAttributes attributes;
             try {
                 attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
