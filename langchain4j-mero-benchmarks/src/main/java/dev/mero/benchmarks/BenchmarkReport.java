@@ -46,8 +46,8 @@ public final class BenchmarkReport {
             target's (is it a link? the decision and its audit record name the real path) and the mount root's (is \
             it still the mounted directory?); the `openat2` cannot replace them without moving a refusal after the \
             ALLOWED record. Interleaved rounds (`ReadRatio`, 10 reads a side per round, 3,000 rounds, load average \
-            8-9 on the shared 2-core machine), per-round median in three runs: Java 25 4.12-5.37x before, 3.50-3.87x \
-            after; Java 17 4.78-6.30x before, 5.09-5.41x after (the open's hand-off). What is left on Java 25, by \
+            8-11 on the shared 2-core machine), per-round median in five runs: Java 25 4.12-5.37x before, 3.50-3.87x \
+            after; Java 17 4.78-6.30x before, 4.53-5.41x after (the open's hand-off). What is left on Java 25, by \
             samples: the path decision (resolve, containment, protected paths, permissions: about 30%), the guard \
             and its audit event (about 13%), the read and its scans (about 22%), the confined open (about 20%).
             - The JMH figures of `read_file`, the tool loop and every other guarded benchmark include no console \
