@@ -111,8 +111,8 @@ group_mcp_stdio() {
 }
 
 # PostgreSQL decision ratio (langchain4j-mero-postgres, StoreDecisionRatio): a guarded decision with each shared
-# store against a bare SELECT 1 on the same pool, in one run, on a private server the module starts (as its tests
-# do); skipped where no PostgreSQL server binaries are installed
+# store against a bare SELECT 1 on the same pool, in one run, on private servers the module starts as its tests do
+# (fsync off, then on); skipped where no PostgreSQL server binaries are installed
 group_pg_decision() {
   echo "## PostgreSQL decision ratio"
   echo

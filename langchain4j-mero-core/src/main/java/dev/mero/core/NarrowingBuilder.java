@@ -236,7 +236,8 @@ public final class NarrowingBuilder {
         parent.retryBudget().ifPresent(child::retryBudget);
         parent.rateLimitStore().ifPresent(child::rateLimitStore);
         parent.replayStore().ifPresent(child::replayStore);
-        child.auditLog(parent.auditLog()).commandRunner(parent.commandRunner());
+        child.auditLog(parent.auditLog()).commandRunner(parent.commandRunner())
+                .weakerPathOpens(parent.weakerPathOpens());
         // exactly the parent's protected paths, never fewer, then the child's own
         child.defaultProtectedPaths(false).inheritProtectedPaths(parent.protection()).protectedPaths(extraProtectedPaths);
 

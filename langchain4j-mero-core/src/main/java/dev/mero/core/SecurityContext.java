@@ -97,9 +97,11 @@ public final class SecurityContext {
     private final CommandPolicy commandPolicy;
     private final CommandRunner commandRunner;
     private final ProtectedPaths protection;
+    private final boolean weakerPathOpens;
 
     private SecurityContext(Builder builder) {
         this.name = builder.name;
+        this.weakerPathOpens = builder.weakerPathOpens;
         this.lineage = builder.lineage();
         this.paths = List.copyOf(builder.paths);
         this.permissions = Collections.unmodifiableSet(builder.permissions.clone());
@@ -644,6 +646,17 @@ public final class SecurityContext {
     }
 
     /**
+     * Whether the file tools may open directories by path where the platform offers no
+     * {@link java.nio.file.SecureDirectoryStream} and no foreign-function layer ({@link
+     * Builder#weakerPathOpens(boolean)}).
+     *
+     * @return {@code false} unless turned on
+     */
+    public boolean weakerPathOpens() {
+        return weakerPathOpens;
+    }
+
+    /**
      * Permissions that need a human's approval anywhere in the context (entries can add their own).
      *
      * @return an immutable set
@@ -866,6 +879,7 @@ public final class SecurityContext {
         private boolean defaultProtectedPaths = true;
         private final List<String> protectedPaths = new ArrayList<>();
         private ProtectedPaths inheritedProtection = ProtectedPaths.none();
+        private boolean weakerPathOpens;
 
         private Builder() {
         }
@@ -911,6 +925,22 @@ public final class SecurityContext {
          */
         public Builder defaultProtectedPaths(boolean enabled) {
             this.defaultProtectedPaths = enabled;
+            return this;
+        }
+
+        /**
+         * Opts in to the weaker mode of platforms whose JDK has no {@link java.nio.file.SecureDirectoryStream}
+         * (macOS, musl-based images on Java 17): off by default, and then the file tools refuse every action
+         * there. Turned on, directories are opened by path, the last name never followed, instead of relative to
+         * an open directory: a directory on the way swapped for a link at the wrong moment is followed (see
+         * docs/paths-and-permissions.md), and every operation that opens so is recorded in the audit. Changes
+         * nothing where the platform offers secure directory access.
+         *
+         * @param enabled whether to open by path where nothing safer is available
+         * @return this builder
+         */
+        public Builder weakerPathOpens(boolean enabled) {
+            this.weakerPathOpens = enabled;
             return this;
         }
 

@@ -67,8 +67,9 @@ public final class PostgresPolicyStore implements PolicyStore {
         this.pollInterval = builder.pollInterval;
         this.instance = builder.instance;
         this.notifications = new Notifications(builder.dataSource);
-        this.rateLimits = new PostgresRateLimitStore(sql, builder.limitHold);
-        this.retryBudgets = new PostgresRetryBudgetStore(sql);
+        DecisionCall decide = new DecisionCall(sql);
+        this.rateLimits = new PostgresRateLimitStore(sql, builder.limitHold, decide);
+        this.retryBudgets = new PostgresRetryBudgetStore(sql, rateLimits, decide);
         this.replays = new PostgresReplayStore(sql, notifications, pollInterval, builder.replayLease);
         this.auditSink = new PostgresAuditSink(sql, instance);
         this.owned = builder.owned;

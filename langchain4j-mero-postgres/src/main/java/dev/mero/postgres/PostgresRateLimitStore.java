@@ -16,7 +16,8 @@ import java.util.Objects;
  * Rate limits in the table {@code mero_rate_limit}, one row per bucket name (a context's lineage) whatever
  * limit each instance was configured with. Each permit is one call of the function {@code mero_rate_take}
  * (one round trip), which decides under one row lock on the database's clock, so every instance sees the
- * same bucket and the same time. The row holds no token unit, only the instant the bucket is full again,
+ * same bucket and the same time (since schema version 8 through {@code mero_decide}, which commits without waiting
+ * for the WAL flush: a database crash may give back the permits of its last moments). The row holds no token unit, only the instant the bucket is full again,
  * and the limit it enforces: the stricter of the caller's and the one held (the lower rate, then the smaller
  * burst), until no instance configured with the held limit has used the bucket for the limit hold
  * ({@link PostgresPolicyStore.Builder#limitHold}). So a rolling deploy that changes a context's limit keeps one
@@ -30,9 +31,11 @@ final class PostgresRateLimitStore implements RateLimitStore {
     private final Sql sql;
     private final String take;
     private final long holdMicros;
+    private final DecisionCall decide;
 
-    PostgresRateLimitStore(Sql sql, Duration hold) {
+    PostgresRateLimitStore(Sql sql, Duration hold, DecisionCall decide) {
         this.sql = sql;
+        this.decide = decide;
         this.holdMicros = hold.toNanos() / NANOS_PER_MICRO;
         this.take = "SELECT taken, wait_us, available FROM " + sql.qualified("mero_rate_take")
                 + "(?::pg_catalog.text, ?::pg_catalog.int8, ?::pg_catalog.int8, ?::pg_catalog.int8,"
@@ -41,11 +44,8 @@ final class PostgresRateLimitStore implements RateLimitStore {
 
     @Override
     public long tryTake(String bucket, RateLimit limit) {
-        Bucket state = call(bucket, limit, true);
-        if (state.taken) {
-            return 0;
-        }
-        return Math.max(1, state.waitMicros) * NANOS_PER_MICRO;
+        DecisionCall.Permit permit = permit(bucket, limit);
+        return waitNanos(decide.call("rate limit " + Messages.quote(bucket), permit, null));
     }
 
     @Override
@@ -58,12 +58,28 @@ final class PostgresRateLimitStore implements RateLimitStore {
         return "PostgresRateLimitStore";
     }
 
-    private Bucket call(String bucket, RateLimit limit, boolean take) {
-        Objects.requireNonNull(limit, "limit");
+    /** The bucket's stored key, refused before any SQL if it is blank or unstorable. */
+    String key(String bucket) {
         if (bucket == null || bucket.isBlank()) {
             throw new IllegalArgumentException("A rate-limit bucket needs a non-blank name");
         }
-        String key = Keys.stored("rate-limit bucket", bucket); // refused before any SQL
+        return Keys.stored("rate-limit bucket", bucket);
+    }
+
+    /** The permit a call of {@code mero_decide} takes from the bucket. */
+    DecisionCall.Permit permit(String bucket, RateLimit limit) {
+        Objects.requireNonNull(limit, "limit");
+        return new DecisionCall.Permit(key(bucket), limit, holdMicros);
+    }
+
+    /** The wait a permit's outcome means: 0 if it was taken, otherwise at least one nanosecond. */
+    static long waitNanos(DecisionCall.Outcome outcome) {
+        return outcome.taken() ? 0 : Math.max(1, outcome.waitMicros()) * NANOS_PER_MICRO;
+    }
+
+    private Bucket call(String bucket, RateLimit limit, boolean take) {
+        Objects.requireNonNull(limit, "limit");
+        String key = key(bucket); // refused before any SQL
         return sql.call("rate limit " + Messages.quote(bucket), connection -> {
             try (PreparedStatement statement = sql.prepare(connection, this.take)) {
                 statement.setString(1, key);

@@ -2,6 +2,8 @@ package dev.mero.postgres;
 
 import dev.mero.core.RetryBudgetExceededException;
 import dev.mero.core.limit.CallKey;
+import dev.mero.core.limit.RateLimit;
+import dev.mero.core.limit.RateLimitStore;
 import dev.mero.core.limit.RetryBudgetStore;
 
 import java.nio.ByteBuffer;
@@ -21,7 +23,10 @@ import java.util.UUID;
  * argument digest, never the arguments). Each method is one atomic statement on the database's clock.
  * Running attempts are reserved in {@code mero_retry_attempt}: {@link #beginAttempt} and {@link #endAttempt}
  * are each one call of a function (one round trip, one transaction) under a transaction-level advisory lock on the call, so the check, the
- * reservation and the outcome are atomic across every instance. Thread-safe.
+ * reservation and the outcome are atomic across every instance; {@link #takeAndBeginAttempt} with this policy
+ * store's rate limits takes the permit in the same call. Since schema version 8 these calls commit without
+ * waiting for the WAL flush: a database crash may forget the reservations and failures of its last moments.
+ * Thread-safe.
  */
 final class PostgresRetryBudgetStore implements RetryBudgetStore {
 
@@ -30,17 +35,18 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
 
     private final Sql sql;
 
-    private final String begin;
     private final String end;
+    private final PostgresRateLimitStore rateLimits;
+    private final DecisionCall decide;
 
-    PostgresRetryBudgetStore(Sql sql) {
+    PostgresRetryBudgetStore(Sql sql, PostgresRateLimitStore rateLimits, DecisionCall decide) {
         this.sql = sql;
+        this.rateLimits = rateLimits;
+        this.decide = decide;
         String text = "?::pg_catalog.text";
         String int8 = "?::pg_catalog.int8";
         String int4 = "?::pg_catalog.int4";
-        this.begin = "SELECT reserved, failures, running FROM " + sql.qualified("mero_retry_begin") + "("
-                + String.join(", ", text, text, text, int8, int8, int4, text, int8) + ")";
-        this.end = "SELECT " + sql.qualified("mero_retry_end") + "("
+        this.end = "SELECT " + sql.qualified("mero_retry_finish") + "("
                 + String.join(", ", text, text, text, int8, text, text, int8, int4) + ")";
     }
 
@@ -77,39 +83,59 @@ final class PostgresRetryBudgetStore implements RetryBudgetStore {
     }
 
     /**
-     * One call of {@code mero_retry_begin} (one round trip, one transaction): under a transaction-level
-     * advisory lock on the call it drops reservations whose lease passed, reads the failures and the
-     * reservations of running attempts, and reserves one more if the budget allows it.
+     * One call of {@code mero_decide} without a permit (one round trip, one transaction): under a
+     * transaction-level advisory lock on the call it drops reservations whose lease passed, reads the failures
+     * and the reservations of running attempts, and reserves one more if the budget allows it.
      */
     @Override
     public String beginAttempt(String scope, CallKey key, Duration window, int maxFailures, Duration lease) {
-        String stored = check(scope, key);
-        Objects.requireNonNull(lease, "lease");
-        String attempt = UUID.randomUUID().toString();
-        int[] refused = sql.call("retry budget", connection -> {
-            try (PreparedStatement statement = sql.prepare(connection, begin)) {
-                bind(statement, stored, key);
-                statement.setLong(4, lockKey(stored, key));
-                statement.setLong(5, micros(window));
-                statement.setInt(6, maxFailures);
-                statement.setString(7, attempt);
-                statement.setLong(8, micros(lease));
-                try (ResultSet row = statement.executeQuery()) {
-                    row.next();
-                    return row.getBoolean(1) ? null : new int[] {row.getInt(2), row.getInt(3)};
-                }
-            }
-        });
-        if (refused == null) {
-            return attempt;
-        }
-        if (refused[0] >= maxFailures) {
-            throw RetryBudgetExceededException.exhausted(key.operation(), refused[0]);
-        }
-        throw RetryBudgetExceededException.held(key.operation(), refused[0], refused[1]);
+        DecisionCall.Reservation reservation = reservation(scope, key, window, maxFailures, lease);
+        return reserved(decide.call("retry budget", null, reservation), reservation, key, maxFailures);
     }
 
-    /** One call of {@code mero_retry_end} under the call's advisory lock: counts the outcome, frees the reservation. */
+    /**
+     * With this store's own rate limits, one call of {@code mero_decide}: the bucket's permit and, if it was
+     * taken, the attempt's reservation, in one round trip and one transaction. Any other rate-limit store is
+     * asked first, as the default does.
+     */
+    @Override
+    public LimitedAttempt takeAndBeginAttempt(RateLimitStore limits, String bucket, RateLimit limit, String scope,
+                                              CallKey key, Duration window, int maxFailures, Duration lease) {
+        if (limits != rateLimits) {
+            return RetryBudgetStore.super.takeAndBeginAttempt(limits, bucket, limit, scope, key, window, maxFailures,
+                    lease);
+        }
+        DecisionCall.Permit permit = rateLimits.permit(bucket, limit);
+        DecisionCall.Reservation reservation = reservation(scope, key, window, maxFailures, lease);
+        DecisionCall.Outcome outcome = decide.call("rate limit and retry budget", permit, reservation);
+        long waitNanos = PostgresRateLimitStore.waitNanos(outcome);
+        return new LimitedAttempt(waitNanos, waitNanos > 0 ? null : reserved(outcome, reservation, key, maxFailures));
+    }
+
+    private DecisionCall.Reservation reservation(String scope, CallKey key, Duration window, int maxFailures,
+                                                 Duration lease) {
+        String stored = check(scope, key);
+        Objects.requireNonNull(lease, "lease");
+        return new DecisionCall.Reservation(stored, key.operation(), key.digest(), lockKey(stored, key),
+                micros(window), maxFailures, UUID.randomUUID().toString(), micros(lease));
+    }
+
+    /** The reservation's id, or the refusal of a call whose budget is spent or held by running attempts. */
+    private static String reserved(DecisionCall.Outcome outcome, DecisionCall.Reservation reservation, CallKey key,
+                                   int maxFailures) {
+        if (outcome.reserved()) {
+            return reservation.attempt();
+        }
+        if (outcome.failures() >= maxFailures) {
+            throw RetryBudgetExceededException.exhausted(key.operation(), outcome.failures());
+        }
+        throw RetryBudgetExceededException.held(key.operation(), outcome.failures(), outcome.running());
+    }
+
+    /**
+     * One call of {@code mero_retry_finish} ({@code mero_retry_end}, committed asynchronously) under the call's
+     * advisory lock: counts the outcome, frees the reservation.
+     */
     @Override
     public void endAttempt(String scope, CallKey key, String attempt, AttemptOutcome outcome, Duration window,
                            int maxFailures) {

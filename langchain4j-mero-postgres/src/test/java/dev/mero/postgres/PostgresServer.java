@@ -41,8 +41,11 @@ final class PostgresServer implements AutoCloseable {
     private final Path data;
     private final int port;
     private final List<String> asUser;
+    /** Whether commits wait for the disk; off for the tests, on to measure what a durable server costs. */
+    private final boolean fsync;
 
-    private PostgresServer() throws IOException, InterruptedException {
+    private PostgresServer(boolean fsync) throws IOException, InterruptedException {
+        this.fsync = fsync;
         this.bin = binaries();
         this.root = Files.createTempDirectory("mero-pg");
         this.data = root.resolve("data");
@@ -73,8 +76,13 @@ final class PostgresServer implements AutoCloseable {
 
     /** A server of the test's own, for tests that stop it. */
     static PostgresServer startNew() {
+        return startNew(false);
+    }
+
+    /** A server of the caller's own whose commits wait for the disk ({@code fsync} on) or not. */
+    static PostgresServer startNew(boolean fsync) {
         try {
-            return new PostgresServer();
+            return new PostgresServer(fsync);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -117,8 +125,8 @@ final class PostgresServer implements AutoCloseable {
     void start() throws IOException, InterruptedException {
         run(List.of(bin.resolve("pg_ctl").toString(), "start", "-w", "-t", "60", "-D", data.toString(),
                 "-l", root.resolve("server.log").toString(),
-                "-o", "-p " + port + " -k " + root + " -c listen_addresses=127.0.0.1 -c fsync=off"
-                        + " -c max_connections=200"), true);
+                "-o", "-p " + port + " -k " + root + " -c listen_addresses=127.0.0.1 -c fsync="
+                        + (fsync ? "on" : "off") + " -c max_connections=200"), true);
     }
 
     /** Stops the server at once, as a crash would: every open connection breaks. */

@@ -39,8 +39,10 @@ import javax.sql.DataSource;
  * <pre>
  * mvn -B -ntp -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests
  * </pre>
- * It starts a private server as the tests do ({@link PostgresServer}: fsync off, so a commit costs no disk
- * flush; on a server with fsync on, every write's commit adds a WAL flush that {@code SELECT 1} does not pay).
+ * It starts a private server as the tests do ({@link PostgresServer}), once with fsync off (a commit costs no disk
+ * flush) and once with fsync on (every durable commit waits for the disk, which {@code SELECT 1} never does);
+ * {@code -Dmero.fsync=off} or {@code on} runs one of them. The row "the same as version 7 did" calls the functions
+ * of schema version 7 (permit, reservation, end: three round trips) for a comparison in the same run.
  */
 public final class StoreDecisionRatio {
 
@@ -57,12 +59,19 @@ public final class StoreDecisionRatio {
      * @throws Exception if the server cannot be started
      */
     public static void main(String[] args) throws Exception {
-        String loadBefore = load();
         Path workspace = Files.createTempDirectory("mero-ratio");
         Files.writeString(workspace.resolve("a.txt"), "a");
-        try (PostgresServer server = PostgresServer.startNew();
+        for (String fsync : System.getProperty("mero.fsync", "off,on").split(",")) {
+            measure(workspace, "on".equals(fsync.trim()));
+        }
+    }
+
+    /** The rounds on a private server whose commits wait for the disk ({@code fsync}) or not. */
+    private static void measure(Path workspace, boolean fsync) {
+        String loadBefore = load();
+        try (PostgresServer server = PostgresServer.startNew(fsync);
              HikariDataSource pool = PostgresServer.pool(server.createDatabase(), 4);
-             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(counting(pool)).migrate(true)
+             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(counting(pool, BORROWS)).migrate(true)
                      .build()) {
             RateLimit generous = RateLimit.perSecond(1_000_000);
             SecurityContext plain = context(workspace).build();
@@ -70,19 +79,30 @@ public final class StoreDecisionRatio {
                     .build();
             SecurityContext budgeted = context(workspace).retryBudget(RetryBudget.builder()
                     .store(store.retryBudgets(), "bench").build()).build();
+            SecurityContext decided = context(workspace).rateLimit(generous).rateLimitStore(store.rateLimits())
+                    .retryBudget(RetryBudget.builder().store(store.retryBudgets(), "bench").build()).build();
             SecurityContext audited = context(workspace).auditLog(AuditLog.builder().sink(store.auditSink()).build())
                     .build();
             ApprovalStore approvals = store.approvals(Duration.ofMinutes(1), "bench");
             AtomicLong ids = new AtomicLong();
 
             Map<String, Runnable> scenarios = new LinkedHashMap<>();
-            scenarios.put("SELECT 1 (bare, same pool)", () -> selectOne(pool));
+            scenarios.put(SELECT_1, () -> execute(pool, "SELECT 1"));
             execute(pool, "CREATE TABLE public.bench_row (id integer PRIMARY KEY, n bigint NOT NULL)");
-            scenarios.put("bare one-row upsert (a write's floor)", () -> execute(pool,
+            scenarios.put(UPSERT, () -> execute(pool,
                     "INSERT INTO public.bench_row AS b VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = b.n + 1"));
             scenarios.put("guard, no store (path decision only)", () -> plain.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + rate limit", () -> limited.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + retry budget", () -> budgeted.guard(Operation.FILE_READ, "/ws/a.txt"));
+            scenarios.put("guard + rate limit + retry budget", () -> decided.guard(Operation.FILE_READ, "/ws/a.txt"));
+            scenarios.put("  the same as version 7 did (3 calls)", () -> {
+                String attempt = "a" + ids.incrementAndGet(); // one row per attempt, as the store's own ids
+                execute(pool, "SELECT taken FROM public.mero_rate_take('v7', 1, 1000000, 1000000, 0, true)");
+                execute(pool, "SELECT reserved FROM public.mero_retry_begin('v7', 'read_file', 'd', 7, 600000000, 3,"
+                        + " ?, 600000000)", attempt);
+                execute(pool, "SELECT public.mero_retry_end('v7', 'read_file', 'd', 7, ?, 'RELEASED', 600000000, 3)",
+                        attempt);
+            });
             scenarios.put("guard + audit row", () -> audited.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("replayed call (claim + complete)", () -> ToolCallReplays.run(store.replays(), "bench/s",
                     "c" + ids.incrementAndGet(), Duration.ofSeconds(5), () -> new ToolCallReplays.Result("ok", false)));
@@ -103,39 +123,40 @@ public final class StoreDecisionRatio {
                     nanos.get(scenario.getKey())[round] = result[1] / result[0];
                 }
             }
-            long[] floor = nanos.get("SELECT 1 (bare, same pool)");
-            long[] write = nanos.get("bare one-row upsert (a write's floor)");
-            System.out.printf(Locale.ROOT, "%-40s %10s %10s %10s %10s%n", "scenario (1 thread)", "median us",
-                    "x SELECT 1", "x upsert", "borrows");
-            for (Map.Entry<String, long[]> row : nanos.entrySet()) {
-                double[] ratios = new double[ROUNDS];
-                double[] writes = new double[ROUNDS];
-                for (int round = 0; round < ROUNDS; round++) {
-                    ratios[round] = row.getValue()[round] / (double) floor[round];
-                    writes[round] = row.getValue()[round] / (double) write[round];
-                }
-                System.out.printf(Locale.ROOT, "%-40s %10.1f %10.2f %10.2f %10.2f%n", row.getKey(),
-                        median(row.getValue()) / 1_000.0, median(ratios), median(writes), borrows.get(row.getKey()));
-            }
+            print(nanos, borrows, fsync);
             System.out.println("server-side prepared on one pooled connection: " + prepared(pool));
             System.out.printf(Locale.ROOT, "%d rounds of %d ms per scenario, interleaved; load average before: %s,"
-                    + " after: %s; %d cores%n", ROUNDS, SLICE.toMillis(), loadBefore, load(),
+                    + " after: %s; %d cores%n%n", ROUNDS, SLICE.toMillis(), loadBefore, load(),
                     Runtime.getRuntime().availableProcessors());
+        }
+    }
+
+    private static final String SELECT_1 = "SELECT 1 (bare, same pool)";
+    private static final String UPSERT = "bare one-row upsert (a write's floor)";
+
+    private static void print(Map<String, long[]> nanos, Map<String, Double> borrows, boolean fsync) {
+        long[] floor = nanos.get(SELECT_1);
+        long[] write = nanos.get(UPSERT);
+        System.out.println(fsync ? "fsync on: every durable commit waits for the disk"
+                : "fsync off: a commit costs no disk flush");
+        System.out.printf(Locale.ROOT, "%-40s %10s %10s %10s %10s%n", "scenario (1 thread)", "median us",
+                "x SELECT 1", "x upsert", "borrows");
+        for (Map.Entry<String, long[]> row : nanos.entrySet()) {
+            double[] ratios = new double[ROUNDS];
+            double[] writes = new double[ROUNDS];
+            for (int round = 0; round < ROUNDS; round++) {
+                ratios[round] = row.getValue()[round] / (double) floor[round];
+                writes[round] = row.getValue()[round] / (double) write[round];
+            }
+            System.out.printf(Locale.ROOT, "%-40s %10.1f %10.2f %10.2f %10s%n", row.getKey(),
+                    median(row.getValue()) / 1_000.0, median(ratios), median(writes),
+                    borrows.containsKey(row.getKey()) && !row.getKey().startsWith("  ")
+                            ? String.format(Locale.ROOT, "%.2f", borrows.get(row.getKey())) : "");
         }
     }
 
     private static SecurityContext.Builder context(Path workspace) {
         return SecurityContext.builder().name("bench").path(PathEntry.of(workspace.toString(), "ws", Permission.READ));
-    }
-
-    private static void selectOne(DataSource pool) {
-        try (Connection connection = pool.getConnection();
-             PreparedStatement statement = connection.prepareStatement("SELECT 1");
-             ResultSet row = statement.executeQuery()) {
-            row.next();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The store's statements this session prepared on the server (the driver does after 5 executions). */
@@ -155,9 +176,12 @@ public final class StoreDecisionRatio {
         return found;
     }
 
-    private static void execute(DataSource pool, String sql) {
+    private static void execute(DataSource pool, String sql, String... parameters) {
         try (Connection connection = pool.getConnection();
              PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setString(i + 1, parameters[i]);
+            }
             statement.execute();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -202,18 +226,18 @@ public final class StoreDecisionRatio {
 
     private static final AtomicLong BORROWS = new AtomicLong();
 
-    /** The pool, counting the connections the store borrows (not the baseline's). */
-    private static DataSource counting(HikariDataSource pool) {
+    /** The pool, counting in {@code borrows} the connections borrowed through it (the store's, not the baseline's). */
+    static DataSource counting(HikariDataSource pool, AtomicLong borrows) {
         return new DataSource() {
             @Override
             public Connection getConnection() throws SQLException {
-                BORROWS.incrementAndGet();
+                borrows.incrementAndGet();
                 return pool.getConnection();
             }
 
             @Override
             public Connection getConnection(String user, String password) throws SQLException {
-                BORROWS.incrementAndGet();
+                borrows.incrementAndGet();
                 return pool.getConnection(user, password);
             }
 

@@ -36,7 +36,9 @@ import java.util.function.Supplier;
  * The governance steps every guarded action passes, in a fixed order: scope, rate limit, the security
  * checks, the retry budget (keyed by the canonical target, checked and counted in one step), approval (then a
  * re-check of what was approved), and exactly one audit record of the outcome, also when a step fails with a
- * bug.
+ * bug. With a retry budget, the last rate limiter's permit is taken after the security checks, together with
+ * the budget's reservation (one round trip when one store holds both); a refused check takes it too, before
+ * its failure is counted, so a caller over the limit still sees the rate limit.
  *
  * <p>Holds no mutable state of its own; its rate limiters and audit log are thread-safe.
  *
@@ -53,6 +55,8 @@ public final class ActionGuard {
     private final ApprovalGate gate;
     private final AuditLog auditLog;
     private final RetryBudget retryBudget;
+    /** The limiter whose permit is taken with the retry budget's reservation, {@code null} for none. */
+    private final RateLimiter joined;
 
     public ActionGuard(String contextName, ScopeSet scopes, List<RateLimiter> rateLimiters,
                 Set<Permission> approvalRequired, ApprovalGate gate, AuditLog auditLog, RetryBudget retryBudget) {
@@ -63,6 +67,8 @@ public final class ActionGuard {
         this.gate = gate;
         this.auditLog = auditLog;
         this.retryBudget = retryBudget;
+        this.joined = retryBudget == null || rateLimiters.isEmpty() ? null
+                : this.rateLimiters.get(this.rateLimiters.size() - 1);
     }
 
     /**
@@ -123,19 +129,23 @@ public final class ActionGuard {
                 scopes.check(contextName, operation.scope());
             }
             for (RateLimiter limiter : rateLimiters) {
-                limiter.acquire(contextName);
+                if (limiter != joined) {
+                    limiter.acquire(contextName);
+                }
             }
             try {
                 decision = check.get();
             } catch (MeroToolsException refused) {
                 if (retryBudget != null) {
                     // a refused call is counted too, under the best canonical form the refusal leaves
-                    retryBudget.begin(CallKey.of(callName(operations), approval.fallbackKey())).failed();
+                    retryBudget.begin(CallKey.of(callName(operations), approval.fallbackKey()), joined, contextName)
+                            .failed();
                 }
                 throw refused;
             }
             if (retryBudget != null) {
-                attempt = retryBudget.begin(CallKey.of(callName(operations), approval.retryKey(decision)));
+                attempt = retryBudget.begin(CallKey.of(callName(operations), approval.retryKey(decision)), joined,
+                        contextName);
             }
             // what the action needs anywhere (a command also reads or writes its path arguments)
             EnumSet<Permission> needed = EnumSet.noneOf(Permission.class);

@@ -111,8 +111,23 @@ public final class RateLimiter {
     public void acquire(String contextName) {
         long waitNanos = tryTake();
         if (waitNanos > 0) {
-            throw RateLimitedException.exceeded(contextName, limit.describe(), retryAfterSeconds(waitNanos));
+            throw refusal(contextName, waitNanos);
         }
+    }
+
+    /** The refusal of a call that must wait {@code waitNanos} for a permit. */
+    RateLimitedException refusal(String contextName, long waitNanos) {
+        return RateLimitedException.exceeded(contextName, limit.describe(), retryAfterSeconds(waitNanos));
+    }
+
+    /** The store of a shared limiter, {@code null} for one in memory. */
+    RateLimitStore store() {
+        return store;
+    }
+
+    /** The bucket's name in the store, {@code null} for a limiter in memory. */
+    String bucket() {
+        return bucket;
     }
 
     /**

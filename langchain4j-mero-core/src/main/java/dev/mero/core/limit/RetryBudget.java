@@ -111,6 +111,41 @@ public final class RetryBudget {
                 return new Attempt(key, reserved);
             }
         }
+        return beginHere(key);
+    }
+
+    /**
+     * Takes a permit of the limiter, then {@linkplain #begin(CallKey) begins} the call's attempt: the rate limit
+     * and the retry budget of one guarded decision, in one atomic step when the limiter is shared and this
+     * budget's store can take its permit too ({@link RetryBudgetStore#takeAndBeginAttempt}: one round trip to a
+     * database that holds both). A refused permit begins nothing.
+     *
+     * @param key         the call
+     * @param limiter     the limiter to take a permit from, {@code null} for none
+     * @param contextName the context's name, for the rate limit's message
+     * @return the running attempt
+     * @throws RateLimitedException         if the limiter has no permit
+     * @throws RetryBudgetExceededException as {@link #begin(CallKey)}
+     */
+    public Attempt begin(CallKey key, RateLimiter limiter, String contextName) {
+        Objects.requireNonNull(key, "key");
+        if (limiter == null) {
+            return begin(key);
+        }
+        if (store == null || limiter.store() == null) {
+            limiter.acquire(contextName);
+            return begin(key);
+        }
+        RetryBudgetStore.LimitedAttempt taken = store.takeAndBeginAttempt(limiter.store(), limiter.bucket(),
+                limiter.limit(), storeScope, key, window, maxFailures, attemptLease);
+        if (taken.waitNanos() > 0) {
+            throw limiter.refusal(contextName, taken.waitNanos());
+        }
+        return taken.attempt() != null ? new Attempt(key, taken.attempt()) : beginHere(key);
+    }
+
+    /** Reserves the attempt in this JVM: the store, if any, holds the failures but no running attempts. */
+    private Attempt beginHere(CallKey key) {
         long now = ticker.nanos();
         // a shared store holds the failures of every instance; the calls still running are this instance's own
         int storedFailures = store == null ? 0 : store.failures(storeScope, key, window);

@@ -91,6 +91,42 @@ public interface RetryBudgetStore {
         }
     }
 
+    /**
+     * Takes one permit of a shared rate limit and, only if it was taken, begins an attempt as
+     * {@link #beginAttempt} does: the limit and the budget of one guarded decision, which a store that also
+     * holds the bucket can do atomically in one round trip. A refused permit begins nothing; a refused budget
+     * leaves the permit taken, exactly as {@link RateLimitStore#tryTake} followed by {@link #beginAttempt} would.
+     * The default does just that, in two calls.
+     *
+     * @param limits      the store that holds the bucket
+     * @param bucket      the bucket's name
+     * @param limit       the limit the bucket enforces
+     * @param scope       the budget's scope
+     * @param key         the call
+     * @param window      how long after its last failure a call is forgotten
+     * @param maxFailures the budget
+     * @param lease       how long a reservation holds if its attempt never ends
+     * @return the permit's wait and, if it was taken, the reservation
+     * @throws dev.mero.core.RetryBudgetExceededException    if the permit was taken but the budget refused the call
+     * @throws dev.mero.core.PolicyStoreUnavailableException if a store did not answer in time
+     */
+    default LimitedAttempt takeAndBeginAttempt(RateLimitStore limits, String bucket, RateLimit limit, String scope,
+                                               CallKey key, Duration window, int maxFailures, Duration lease) {
+        long waitNanos = limits.tryTake(bucket, limit);
+        return new LimitedAttempt(waitNanos, waitNanos > 0 ? null : beginAttempt(scope, key, window, maxFailures, lease));
+    }
+
+    /**
+     * What {@link #takeAndBeginAttempt} did.
+     *
+     * @param waitNanos 0 if the permit was taken, otherwise the nanoseconds until one is available (nothing was
+     *                  begun)
+     * @param attempt   the reservation's id, {@code null} if the permit was refused or this store does not
+     *                  reserve attempts
+     */
+    record LimitedAttempt(long waitNanos, String attempt) {
+    }
+
     /** How an attempt ended. */
     enum AttemptOutcome {
         /** The call succeeded: its failures are forgotten. */

@@ -178,7 +178,7 @@ public final class MeroOperations {
         if (!arguments.tool().name().equals(toolName)) {
             throw new IllegalArgumentException("arguments of " + arguments.tool().name() + " given to " + toolName);
         }
-        return operation.run(arguments);
+        return WeakerPathOpens.during(context, () -> operation.run(arguments));
     }
 
     /**

@@ -60,6 +60,11 @@ final class MountRoots {
             }
         }
         SecureDirectory walked = SecureDirectory.open(root);
+        if (!DirectoryAccess.keepable(walked.stream())) {
+            // opened by path for one operation that opted in: never kept for others
+            walked.close();
+            return null;
+        }
         BasicFileAttributes attributes;
         try {
             attributes = walked.stream().getFileAttributeView(BasicFileAttributeView.class).readAttributes();

@@ -6,7 +6,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -47,7 +46,8 @@ import java.util.function.Predicate;
  * <p>An open directory is closed when its last user closes it: a blocked open keeps its directory
  * ({@link #retain()}), because closing a {@link SecureDirectoryStream} waits for every call in progress on it.
  *
- * <p>Fails closed where the platform offers no {@link SecureDirectoryStream}.
+ * <p>Where the platform offers no {@link SecureDirectoryStream}, {@link DirectoryAccess} says what stands in for it
+ * (descriptor-relative {@code openat} on Java 22+, or, opted in, opens by path), or fails closed.
  */
 final class SecureDirectory implements Closeable {
 
@@ -116,11 +116,7 @@ final class SecureDirectory implements Closeable {
      * @throws IOException if a name is missing, not a directory, or a link
      */
     static SecureDirectory open(Path directory) throws IOException {
-        DirectoryStream<Path> root = Files.newDirectoryStream(directory.getRoot());
-        if (!(root instanceof SecureDirectoryStream<Path> secureRoot)) {
-            root.close();
-            throw new IOException("this platform offers no secure directory access");
-        }
+        SecureDirectoryStream<Path> secureRoot = DirectoryAccess.openRoot(directory);
         SecureDirectory top = new SecureDirectory(directory.getRoot(), secureRoot);
         if (directory.getNameCount() == 0) {
             return top;

@@ -176,7 +176,7 @@ public final class SecurityPolicy {
         PolicyNode root = new PolicyNode(file, "", parse(file)).object(
                 "name", "permissions", "paths", "commands", "approval", "scopes", "limits", "audit",
                 "allowed_commands", "denied_commands", "require_approval", "store", "protected_paths",
-                "protected_paths_defaults", "server");
+                "protected_paths_defaults", "server", "weaker_path_opens");
         Path base = file.toAbsolutePath().getParent();
         if (root.has("server")) {
             ServerSection.read(root.get("server"), base); // checked here, so that no binding runs a broken one
@@ -205,6 +205,7 @@ public final class SecurityPolicy {
         }
         apply(root, "scopes", node -> builder.scopes(node.texts()));
         apply(root, "protected_paths_defaults", node -> builder.defaultProtectedPaths(node.bool()));
+        apply(root, "weaker_path_opens", node -> builder.weakerPathOpens(node.bool()));
         rules(root, "protected_paths", glob -> builder.protectedPaths(ProtectedPaths.none().plus(List.of(glob), false)
                 .patterns()));
         if (root.has("limits")) {
