@@ -47,10 +47,23 @@ group_jmh() {
 group_ratios() {
   echo "## Interleaved ratios"
   echo
-  echo "Both sides of each ratio in alternating rounds of one run (\`SandboxRatio\`, \`SearchRatio\`); the"
-  echo "medians and the per-round ratio are the figures to trust on a shared machine."
+  echo "Both sides of each ratio in alternating rounds of one run (\`ReadRatio\`, \`PathDecisionRatio\`,"
+  echo "\`SandboxRatio\`, \`SearchRatio\`);"
+  echo "the medians and the per-round ratio are the figures to trust on a shared machine. \`ReadRatio\` runs on"
+  echo "Java 17 (the JDK's path) and, where one is installed (\`MERO_JDK25_HOME\`), on Java 25 with the"
+  echo "multi-release jar's \`openat2\` layer."
   echo
   echo '```'
+  java -cp "$jar" dev.mero.benchmarks.ReadRatio "${MERO_READ_ROUNDS:-200}" 100 2>/dev/null
+  local jdk25=${MERO_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+  if [[ -x $jdk25/bin/java ]]; then
+    echo
+    "$jdk25/bin/java" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.ReadRatio \
+      "${MERO_READ_ROUNDS:-200}" 100 2>/dev/null
+  fi
+  echo
+  java -cp "$jar" dev.mero.benchmarks.PathDecisionRatio 2>/dev/null
+  echo
   java -cp "$jar" dev.mero.benchmarks.SandboxRatio "${MERO_SANDBOX_ROUNDS:-200}" 50 2>/dev/null
   java -cp "$jar" dev.mero.benchmarks.SearchRatio "${MERO_SEARCH_ROUNDS:-20}" 5 2>/dev/null
   echo '```'
