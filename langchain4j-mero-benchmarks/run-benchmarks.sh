@@ -54,12 +54,12 @@ group_ratios() {
   echo "multi-release jar's \`openat2\` layer."
   echo
   echo '```'
-  java -cp "$jar" dev.mero.benchmarks.ReadRatio "${MERO_READ_ROUNDS:-200}" 100 2>/dev/null
+  java -cp "$jar" dev.mero.benchmarks.ReadRatio "${MERO_READ_ROUNDS:-2000}" 500 2>/dev/null
   local jdk25=${MERO_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
   if [[ -x $jdk25/bin/java ]]; then
     echo
     "$jdk25/bin/java" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.ReadRatio \
-      "${MERO_READ_ROUNDS:-200}" 100 2>/dev/null
+      "${MERO_READ_ROUNDS:-2000}" 500 2>/dev/null
   fi
   echo
   java -cp "$jar" dev.mero.benchmarks.PathDecisionRatio 2>/dev/null
