@@ -47,17 +47,28 @@ group_jmh() {
 group_ratios() {
   echo "## Interleaved ratios"
   echo
-  echo "Both sides of each ratio in alternating rounds of one run (\`SandboxRatio\`, \`SearchRatio\`); the"
-  echo "medians and the per-round ratio are the figures to trust on a shared machine. \`SearchRatio\` runs on"
-  echo "Java 17 and, where a Java 25 JDK is found (\`MERO_JAVA25\`), its \`find_files\` ratio again on Java 25; its"
-  echo "first line names the JDK and the listing layer used."
+  echo "Both sides of each ratio in alternating rounds of one run (\`ReadRatio\`, \`PathDecisionRatio\`,"
+  echo "\`SandboxRatio\`, \`SearchRatio\`);"
+  echo "the medians and the per-round ratio are the figures to trust on a shared machine. \`ReadRatio\` runs on"
+  echo "Java 17 (the JDK's path) and, where one is installed (\`MERO_JDK25_HOME\`), on Java 25 with the"
+  echo "multi-release jar's \`openat2\` layer; \`SearchRatio\`'s \`find_files\` ratio runs on both as well. Each"
+  echo "names the JDK and the layer it used."
   echo
   echo '```'
+  java -cp "$jar" dev.mero.benchmarks.ReadRatio "${MERO_READ_ROUNDS:-2000}" 500 2>/dev/null
+  local jdk25=${MERO_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+  if [[ -x $jdk25/bin/java ]]; then
+    echo
+    "$jdk25/bin/java" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.ReadRatio \
+      "${MERO_READ_ROUNDS:-2000}" 500 2>/dev/null
+  fi
+  echo
+  java -cp "$jar" dev.mero.benchmarks.PathDecisionRatio 2>/dev/null
+  echo
   java -cp "$jar" dev.mero.benchmarks.SandboxRatio "${MERO_SANDBOX_ROUNDS:-200}" 50 2>/dev/null
   java -cp "$jar" dev.mero.benchmarks.SearchRatio "${MERO_SEARCH_ROUNDS:-20}" 5 2>/dev/null
-  local java25=${MERO_JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-  if [[ -x $java25 ]]; then
-    "$java25" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.SearchRatio \
+  if [[ -x $jdk25/bin/java ]]; then
+    "$jdk25/bin/java" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.SearchRatio \
       "${MERO_SEARCH_ROUNDS:-20}" 5 find 2>/dev/null
   fi
   echo '```'
@@ -119,7 +130,8 @@ group_pg_decision() {
   fi
 }
 
-# MCP over Streamable HTTP under load: 32 authenticated SDK clients reading 4 KiB files over loopback (HttpLoad)
+# MCP over Streamable HTTP under load: 32 authenticated SDK clients reading 4 KiB files over loopback (HttpLoad),
+# then the heap held per live session (HttpSessionMemory)
 group_mcp_http() {
   echo "## MCP over Streamable HTTP"
   echo
@@ -130,6 +142,14 @@ group_mcp_http() {
   java -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpLoad 10 32 5 \
     2>/dev/null | tee "$out/http-load.txt"
   echo '```'
+  echo
+  echo "\`HttpSessionMemory\` (one JVM, \`-Xmx1g\`): the heap one Streamable HTTP session holds in the server, after"
+  echo "full collections, with 100, 1,000 and 5,000 live sessions (each initialized and used for one 4 KiB"
+  echo "\`read_file\`; plain HTTP requests on the client side, so what grows is the server's). A stdio session is a"
+  echo "process of its own: its resident memory is in the stdio section."
+  echo
+  java -Xmx1g -Dorg.slf4j.simpleLogger.log.dev.mero.audit=warn -cp "$jar" dev.mero.benchmarks.HttpSessionMemory \
+    2>/dev/null | tee "$out/http-sessions.txt"
 }
 
 # --- other groups go here (one function each, named in BENCH_GROUPS) ---

@@ -33,13 +33,27 @@ public final class BenchmarkReport {
             - `read_file` (was 11x): one canonicalisation per call instead of three (the names below the mount are \
             checked with one `lstat` each; `realpath` only where a link is met), the open walks from the mount's \
             directory handle, kept open and bound to the mount's identity, instead of from `/`, no re-checks around \
-            a no-follow open, and the line window and UTF-8 decoding handle a line segment at a time. Measured: \
-            14.3 and 16.8 us against 6.6 and 6.1 us in two quiet runs (2.15x, 2.75x). What is left is what binds the read to its check: an `lstat` of the \
-            target below the mount (is it a link?), an `lstat` of the mount root (is it still the mounted \
-            directory?), an `fstatat` of the file before it is opened (a pipe or device is never opened: Java cannot \
-            open without blocking), the guard's decision and its audit event. `Files.readString` does one `open`, \
-            one `fstat` and the reads, so 1.5x would leave under 3 us for all of that; the three checks alone cost \
-            about 2 us here.
+            a no-follow open. On Java 22+ the multi-release jar opens the file with one `openat2` from the mount's \
+            descriptor (`RESOLVE_BENEATH`, no links, non-blocking) and types it with `statx` on the descriptor. A small \
+            file read from line 1 now goes straight into the array that becomes the window (one copy, one pass for \
+            the line count and one for NUL bytes, one UTF-8 decoding), and the path inside a mount is cut from the \
+            path's text instead of `relativize`. Per read (`strace -c -f`, `ReadRatio`): Java 25 makes 7 system calls \
+            (`openat2`, 3 `statx`, 2 `pread`, `close`) where `Files.readString` makes 5 (`openat`, `fstat`, 2 `read`, \
+            `close`); Java 17 makes about 4 `stat` calls, the open and the reads, plus 6-7 `futex` calls: Java cannot \
+            open without blocking, so the open runs on an opener thread that the caller waits for a bounded time (a \
+            pipe swapped in after the type check would otherwise hang the caller), and on a loaded machine that \
+            hand-off is what swings most. The two `lstat` calls left before the open are the decision's own: the \
+            target's (is it a link? the decision and its audit record name the real path) and the mount root's (is \
+            it still the mounted directory?); the `openat2` cannot replace them without moving a refusal after the \
+            ALLOWED record. Interleaved rounds (`ReadRatio`, 10 reads a side per round, 3,000 rounds, load average \
+            8-11 on the shared 2-core machine), per-round median in five runs: Java 25 4.12-5.37x before, 3.50-3.87x \
+            after; Java 17 4.78-6.30x before, 4.53-5.41x after (the open's hand-off). What is left on Java 25, by \
+            samples: the path decision (resolve, containment, protected paths, permissions: about 30%), the guard \
+            and its audit event (about 13%), the read and its scans (about 22%), the confined open (about 20%).
+            - The JMH figures of `read_file`, the tool loop and every other guarded benchmark include no console \
+            output: the benchmarks jar carries its own `simplelogger.properties` (audit lines below `warn` are \
+            dropped; the events are still built and recorded). The MCP module's file, shaded in since the HTTP load \
+            benchmark, had every ALLOWED line written to stderr: 605.8 us per `read_file` (34.94x) in the last report.
             - `search_text` (target met: 1.20x and 1.27x in two quiet JMH runs): it now reads each file once into a buffer kept for the search (up to the size it was \
             listed with, so one `read` per small file), tests a literal pattern on the raw bytes before decoding \
             (`LiteralPrefilter`: 99% of the benchmark's files are never decoded), matches a regular expression over \
@@ -55,9 +69,14 @@ public final class BenchmarkReport {
             so most names touch no glob (28-197 ns against 347-2,221 ns per path with the default set, interleaved, \
             load 15).
             - Path decisions by host path at 10,000 entries: 1.43x and 1.62x in the two quiet runs of the whole \
-            suite, but 1.00x (5.30 vs 5.31 us) when only those two benchmarks run with 5 iterations: the entries are \
-            indexed by slug and by real directory, so the number of entries costs nothing; the swing is the noise \
-            of 3 one-second iterations right after building 10,000 entries.
+            suite, 1.00x when only those two benchmarks ran. Both contexts in one JVM, in interleaved rounds \
+            (`PathDecisionRatio`), showed a real cost: 1.55x and 2.2x. The entries were indexed by slug, real \
+            directory and configured names in `Map.copyOf` maps, which probe linearly; the similar names of many \
+            mounts (`m1`, `m2`, ...) hash to neighbouring slots, so a look-up compared keys along long runs \
+            (`Objects.equals` and `MapN.probe` were a quarter of the samples at 10,000 entries, none at one). They \
+            are `HashMap`s now, filled once and never changed: 1.02x and 1.05x in the same rounds (load average \
+            11-12). The JMH benchmark also settles the heap after building the entries and warms up for five \
+            iterations instead of three.
             - `find_files` (target 2x): `find -name` reads no entry's type that `getdents64` gives or that a \
             directory's link count rules out, and neither does the walk now. On Java 17 (no `d_type` in the JDK) a \
             directory's `st_nlink` says how many subdirectories it holds on ext2/3/4, xfs and tmpfs \

@@ -1,6 +1,6 @@
 package dev.mero.benchmarks;
 
-import java.lang.reflect.Method;
+import dev.mero.core.ops.ConfinedCallsInUse;
 
 /**
  * {@code search_text} against {@code grep -rn} and {@code find_files} against {@code find -name} over
@@ -47,19 +47,10 @@ public final class SearchRatio {
         }
     }
 
-    /** The name of the core's selected layer, read reflectively: the layer is internal to the core. */
+    /** The core's selected listing layer, described. */
     private static String listingLayer() {
-        try {
-            Class<?> calls = Class.forName("dev.mero.core.ops.ConfinedCalls");
-            Method current = calls.getDeclaredMethod("current");
-            current.setAccessible(true);
-            Method name = calls.getDeclaredMethod("name");
-            name.setAccessible(true);
-            String used = (String) name.invoke(current.invoke(null));
-            return "openat2".equals(used) ? "openat2 + getdents64 (foreign-function API, types from d_type)"
-                    : used + " (the JDK's listing, link counts spare the stat of leaves)";
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return "unknown (" + e.getClass().getSimpleName() + ")";
-        }
+        String used = ConfinedCallsInUse.name();
+        return "openat2".equals(used) ? "openat2 + getdents64 (foreign-function API, types from d_type)"
+                : used + " (the JDK's listing, link counts spare the stat of leaves)";
     }
 }

@@ -6,6 +6,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -72,6 +73,12 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     /** How long the reading thread serves a request itself before another thread takes over the reading. */
     static final long INLINE_NANOS = 1_000_000;
 
+    /** The size of the buffer an answer is serialised into. */
+    private static final int LINE_BUFFER_BYTES = 16 * 1024;
+
+    /** The largest buffer kept for the next answer; a bigger one (a big file read) is let go. */
+    private static final int LINE_BUFFER_BYTES_KEPT = 256 * 1024;
+
     /** How long the end of input waits for running requests to answer before the session closes. */
     private static final long DRAIN_MILLIS = 2000;
 
@@ -87,7 +94,7 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final ExecutorService threads;
     private final AtomicReference<InlineCall> inlineCall = new AtomicReference<>();
-    private final Watchdog watchdog = new Watchdog(this::checkInlineCall, INLINE_NANOS / 2);
+    private final Watchdog watchdog = new Watchdog(this::checkInlineCall, INLINE_NANOS);
     private final SessionTransport sessionTransport = new SessionTransport();
     private volatile McpServerSession session;
 
@@ -201,8 +208,8 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     /** Writes an answer the transport gives itself; a failed write has already closed the session. */
     private void answer(Object reply) {
         try {
-            sessionTransport.writeLine(mapper.writeValueAsBytes(reply));
-        } catch (IOException | UncheckedIOException e) {
+            sessionTransport.writeLine(reply);
+        } catch (UncheckedIOException e) {
             LOG.debug("Could not write an answer: {}", e.getMessage());
         }
     }
@@ -232,24 +239,29 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
      * Called by the watchdog: if the reading thread has been serving one request for longer than
      * {@value #INLINE_NANOS} ns, another thread takes over the reading.
      *
-     * @return whether a request is being served by the reading thread (the watchdog keeps watching)
+     * @return how long the watchdog may sleep before it looks again (until the request being served would be
+     *         too long), or {@link Watchdog#NOTHING_TO_WATCH}
      */
-    private boolean checkInlineCall() {
+    private long checkInlineCall() {
         InlineCall call = inlineCall.get();
         if (call == null) {
-            return false;
+            return Watchdog.NOTHING_TO_WATCH;
         }
-        if (System.nanoTime() - call.startNanos > INLINE_NANOS && inlineCall.compareAndSet(call, null)) {
-            try {
-                if (!handOffReading()) {
-                    LOG.debug("Not handing the reading on: shutting down");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        long left = call.startNanos + INLINE_NANOS - System.nanoTime();
+        if (left > 0) {
+            return left;
+        }
+        if (!inlineCall.compareAndSet(call, null)) {
+            return 0; // that request ended meanwhile: look at the next one at once
+        }
+        try {
+            if (!handOffReading()) {
+                LOG.debug("Not handing the reading on: shutting down");
             }
-            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        return true;
+        return Watchdog.NOTHING_TO_WATCH;
     }
 
     /**
@@ -304,27 +316,32 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
     /** The session's side: serialises each message and writes it as one line. */
     private final class SessionTransport implements McpServerTransport {
 
+        /**
+         * The line being written, kept from one message to the next (under the output's lock): a message is
+         * serialised into it and written from it, with no array of its own.
+         */
+        private ByteArrayOutputStream line = new ByteArrayOutputStream(LINE_BUFFER_BYTES);
+
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            return Mono.fromRunnable(() -> write(message));
+            return Mono.fromRunnable(() -> writeLine(message));
         }
 
-        private void write(McpSchema.JSONRPCMessage message) {
-            try {
-                writeLine(mapper.writeValueAsBytes(message)); // compact: a newline inside is escaped
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        /** Writes one compact JSON text and a newline with one write and one flush. */
-        void writeLine(byte[] json) {
-            byte[] line = new byte[json.length + 1];
-            System.arraycopy(json, 0, line, 0, json.length);
-            line[json.length] = '\n';
+        /**
+         * Writes a message as one compact JSON text (a newline inside is escaped) and a newline, with one write
+         * and one flush.
+         */
+        void writeLine(Object message) {
             synchronized (output) {
                 try {
-                    output.write(line);
+                    line.reset();
+                    ForwardingJsonMapper.writeValue(mapper, line, message);
+                    line.write('\n');
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                try {
+                    line.writeTo(output);
                     output.flush();
                 } catch (IOException e) {
                     if (closing.compareAndSet(false, true)) {
@@ -332,6 +349,10 @@ final class DirectStdioTransportProvider implements McpServerTransportProvider {
                         session.close();
                     }
                     throw new UncheckedIOException(e);
+                } finally {
+                    if (line.size() > LINE_BUFFER_BYTES_KEPT) {
+                        line = new ByteArrayOutputStream(LINE_BUFFER_BYTES); // a big answer's buffer is not kept
+                    }
                 }
             }
         }

@@ -2,7 +2,10 @@ package dev.mero.mcp;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import java.io.IOException;
+import java.io.OutputStream;
+import tools.jackson.core.JacksonException;
 
 /** A JSON mapper that hands every call to another one; a subclass changes only what it must. */
 abstract class ForwardingJsonMapper implements McpJsonMapper {
@@ -52,5 +55,32 @@ abstract class ForwardingJsonMapper implements McpJsonMapper {
     @Override
     public byte[] writeValueAsBytes(Object value) throws IOException {
         return delegate.writeValueAsBytes(value);
+    }
+
+    /**
+     * Writes the JSON text {@link #writeValueAsBytes} gives to a stream; a subclass that changes what is written
+     * overrides both.
+     */
+    void writeValue(OutputStream out, Object value) throws IOException {
+        writeValue(delegate, out, value);
+    }
+
+    /**
+     * Writes a value's JSON text, as {@code mapper.writeValueAsBytes} gives it, to a stream: where the chain ends
+     * in Jackson's mapper, straight from Jackson's buffer, without the array in between (a 4 KiB answer was copied
+     * twice more on its way to the pipe).
+     */
+    static void writeValue(McpJsonMapper mapper, OutputStream out, Object value) throws IOException {
+        if (mapper instanceof ForwardingJsonMapper forwarding) {
+            forwarding.writeValue(out, value);
+        } else if (mapper instanceof JacksonMcpJsonMapper jackson) {
+            try {
+                jackson.getJsonMapper().writeValue(out, value);
+            } catch (JacksonException e) {
+                throw new IOException("Failed to write value as bytes", e); // as writeValueAsBytes says it
+            }
+        } else {
+            out.write(mapper.writeValueAsBytes(value));
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.function.Function;
 
 /**
@@ -36,6 +37,11 @@ final class HttpMessageMapper extends ForwardingJsonMapper {
     @Override
     public byte[] writeValueAsBytes(Object value) throws IOException {
         return delegate.writeValueAsBytes(safe(value));
+    }
+
+    @Override
+    void writeValue(OutputStream out, Object value) throws IOException {
+        writeValue(delegate, out, safe(value));
     }
 
     private Object safe(Object value) {

@@ -38,7 +38,8 @@ public final class StdioReadBenchmark {
      * Runs the benchmark.
      *
      * @param args {@code [--reference index.js] [--reference-command "cmd args {dir}"] [--calls N] [--warmup N]
-     *             [--rounds N] [--cold-calls N] [--cold-rounds N] [--in-flight N]}
+     *             [--rounds N] [--cold-calls N] [--cold-rounds N] [--in-flight N]
+     *             [--jvm-option OPTION]...} (an option for our server's JVM, e.g. a flight recording)
      * @throws Exception if a server fails
      */
     public static void main(String[] args) throws Exception {
@@ -49,6 +50,7 @@ public final class StdioReadBenchmark {
         int coldRounds = 3;
         int inFlight = 1;
         String referenceCommand = null;
+        List<String> jvmOptions = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--reference" -> referenceCommand = "node " + args[++i] + " {dir}";
@@ -59,6 +61,7 @@ public final class StdioReadBenchmark {
                 case "--cold-calls" -> coldCalls = Integer.parseInt(args[++i]);
                 case "--cold-rounds" -> coldRounds = Integer.parseInt(args[++i]);
                 case "--in-flight" -> inFlight = Integer.parseInt(args[++i]);
+                case "--jvm-option" -> jvmOptions.add(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -68,9 +71,10 @@ public final class StdioReadBenchmark {
         Path policy = Files.writeString(dir.resolve("policy.yaml"),
                 "paths:\n  - path: ws\n    slug: ws\n    allow: [READ]\n");
         List<Server> servers = new ArrayList<>();
-        servers.add(new Server("langchain4j-mero-mcp", List.of(ServerProcess.java(), "-jar",
-                ServerProcess.jar().toAbsolutePath().toString(), "--policy", policy.toString()),
-                "read_file", "/ws/page.txt"));
+        List<String> oursCommand = new ArrayList<>(List.of(ServerProcess.java()));
+        oursCommand.addAll(jvmOptions);
+        oursCommand.addAll(List.of("-jar", ServerProcess.jar().toAbsolutePath().toString(), "--policy", policy.toString()));
+        servers.add(new Server("langchain4j-mero-mcp", oursCommand, "read_file", "/ws/page.txt"));
         if (referenceCommand != null) {
             servers.add(new Server("reference", Arrays.stream(referenceCommand.trim().split("\\s+"))
                     .map(arg -> arg.replace("{dir}", ws.toString())).toList(), "read_text_file", file.toString()));

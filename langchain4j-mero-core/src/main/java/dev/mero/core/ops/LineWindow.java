@@ -57,7 +57,11 @@ final class LineWindow {
         // a buffer one byte larger than the file sees the end in the same read; the window fits the file exactly
         int buffer = (int) Math.max(MIN_BUFFER, Math.min(MAX_BUFFER, Math.min(sizeHint, maxScan) + 1));
         int window = (int) Math.max(0, Math.min(maxBytes, Math.min(sizeHint, MAX_BUFFER)));
-        return new Scan(offset, limit, maxBytes, window).run(in, maxScan, new byte[buffer]);
+        Scan scan = new Scan(offset, limit, maxBytes, window);
+        if (offset == 1 && sizeHint > 0 && sizeHint < buffer && sizeHint <= maxBytes && sizeHint < maxScan) {
+            return scan.whole(in, (int) sizeHint, maxScan, buffer);
+        }
+        return scan.run(in, maxScan, new byte[buffer]);
     }
 
     /** The state of one read, fed a chunk at a time. */
@@ -66,6 +70,7 @@ final class LineWindow {
         private final int offset;
         private final int limit;
         private final int maxBytes;
+        private final int windowSize;
         private byte[] window;
         private int size;
         private long line = 1;
@@ -83,9 +88,35 @@ final class LineWindow {
             this.offset = offset;
             this.limit = limit;
             this.maxBytes = maxBytes;
-            this.window = new byte[window];
+            this.windowSize = window;
             this.lastCompleteLine = offset - 1L;
             this.capturing = offset == 1;
+        }
+
+        /**
+         * A small file read from its first line, in one pass: its {@code size} bytes go straight into the array
+         * that becomes the window, and one more read shows the end. The window is the whole file when the end
+         * came there and the file has fewer lines than the limit (what {@link #run} would find, without copying
+         * the bytes a second time); otherwise the bytes read so far are scanned as {@link #run} scans and the
+         * read goes on.
+         */
+        LineWindow whole(InputStream in, int size, long maxScan, int buffer) throws IOException {
+            byte[] bytes = new byte[size];
+            int n = in.readNBytes(bytes, 0, size);
+            int next = n < size ? -1 : in.read();
+            long lines = Bytes.count(bytes, (byte) '\n', 0, n);
+            if (next < 0 && n == size && lines < limit) {
+                long totalLines = bytes[size - 1] == '\n' ? lines : lines + 1;
+                return new LineWindow(bytes, offset, (int) totalLines, totalLines, true, false,
+                        Bytes.indexOf(bytes, (byte) 0, 0, size) >= 0, size);
+            }
+            if (n > 0) {
+                feed(bytes, n);
+            }
+            if (next >= 0 && read < maxScan) {
+                feed(new byte[] {(byte) next}, 1);
+            }
+            return run(in, maxScan, new byte[buffer]);
         }
 
         LineWindow run(InputStream in, long maxScan, byte[] buffer) throws IOException {
@@ -96,11 +127,7 @@ final class LineWindow {
                     eof = true;
                     break;
                 }
-                if (n > 0) {
-                    chunk(buffer, n);
-                    endedWithNewline = buffer[n - 1] == '\n';
-                }
-                read += n;
+                feed(buffer, n);
             }
             long totalLines = read == 0 ? 0 : endedWithNewline ? line - 1 : line;
             if (capturing && !done) {
@@ -108,9 +135,19 @@ final class LineWindow {
                 lastComplete = size;
                 lastCompleteLine = totalLines;
             }
-            byte[] bytes = lastComplete == window.length ? window : Arrays.copyOf(window, lastComplete);
+            byte[] bytes = window == null ? new byte[0]
+                    : lastComplete == window.length ? window : Arrays.copyOf(window, lastComplete);
             return new LineWindow(bytes, offset, (int) Math.min(Integer.MAX_VALUE, lastCompleteLine), totalLines, eof,
                     cutInside, binary, read);
+        }
+
+        /** Takes the next {@code n} bytes read. */
+        private void feed(byte[] buffer, int n) {
+            if (n > 0) {
+                chunk(buffer, n);
+                endedWithNewline = buffer[n - 1] == '\n';
+            }
+            read += n;
         }
 
         /** Takes {@code buffer[0..n)}, the bytes at file positions {@code read .. read + n - 1}. */
@@ -180,6 +217,9 @@ final class LineWindow {
         }
 
         private void append(byte[] buffer, int from, int length) {
+            if (window == null) {
+                window = new byte[windowSize];
+            }
             if (size + length > window.length) {
                 window = Arrays.copyOf(window, (int) Math.min(maxBytes,
                         Math.max(size + length, Math.max(MAX_BUFFER, 2L * window.length))));

@@ -42,6 +42,26 @@ class LineWindowProperties {
                 slow.totalKnown, slow.cutInsideLine, slow.binary, slow.fileBytes));
     }
 
+    @Property(tries = 1500, seed = "20261202", edgeCases = EdgeCasesMode.NONE)
+    void aWholeSmallFileFromLineOneIsWhatTheByteAtATimeDefinitionGives(
+            @ForAll("files") byte[] file, @ForAll @IntRange(min = 1, max = 40) int limit,
+            @ForAll @IntRange(min = 0, max = 9000) int extraBytes, @ForAll @IntRange(min = 0, max = 12000) int maxScan,
+            @ForAll @IntRange(min = 1, max = 9000) int readSize, @ForAll @IntRange(min = -2, max = 2) int sizeHintError,
+            @ForAll boolean unlimited) throws IOException {
+        // read_file's common call: from line 1, a window as large as the file, read in one pass when the size
+        // seen at open is right; a stale size, a line limit or a scan limit takes the line-by-line scan
+        long sizeHint = Math.max(0, file.length + sizeHintError * 7L);
+        int lines = unlimited ? Integer.MAX_VALUE : limit;
+        int maxBytes = file.length + extraBytes;
+        long scan = unlimited ? Long.MAX_VALUE : maxScan;
+        LineWindow fast = LineWindow.read(new Trickle(file, readSize), sizeHint, 1, lines, maxBytes, scan);
+        Reference slow = Reference.read(new Trickle(file, readSize), 1, lines, maxBytes, scan);
+        assertThat(fast.bytes).as("window").isEqualTo(slow.bytes);
+        assertThat(List.of(fast.firstLine, fast.lastLine, fast.totalLines, fast.totalKnown, fast.cutInsideLine,
+                fast.binary, fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
+                slow.totalKnown, slow.cutInsideLine, slow.binary, slow.fileBytes));
+    }
+
     @Property(tries = 1000, seed = "20261201")
     void theWordScansFindAndCountWhatAPlainLoopDoes(@ForAll("files") byte[] bytes, @ForAll byte value,
                                                     @ForAll @IntRange(min = 0, max = 64) int cut) {
