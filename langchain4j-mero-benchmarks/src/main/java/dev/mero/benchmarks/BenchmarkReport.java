@@ -86,7 +86,8 @@ public final class BenchmarkReport {
             block, instead of an `fstatat` and an open handed to an opener thread. Interleaved (`SearchRatio ... \
             find`, load 6-15): Java 17 from 2.9-4.8x to 2.3-2.7x, Java 25 from 1.2-3.5x to 1.6-2.1x, Java 25 with the \
             layer off from 5.1-5.6x to 2.3-2.6x; in a quiet moment (load 0.5-1.3) Java 17 from 4.81x to 2.44x, \
-            Java 25 from 1.36x to 1.22x, Java 25 with the layer off 1.71x. What is left on \
+            Java 25 from 1.36x to 1.22x, Java 25 with the layer off 1.71x; merged with the faster path decisions \
+            (load 1.8-2.0): Java 17 1.98x and 2.20x (per-round 2.03x, 2.09x), Java 25 1.19x and 1.20x. What is left on \
             Java 17 is that hand-off, one per directory (about 1,200 `futex` calls per walk of 200 directories), \
             which keeps a FIFO swapped in for a directory from blocking the caller: Java cannot open a directory \
             without blocking on a FIFO.
