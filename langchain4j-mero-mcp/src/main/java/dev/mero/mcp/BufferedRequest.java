@@ -30,10 +30,10 @@ final class BufferedRequest extends HttpServletRequestWrapper {
      * @return the request with its body read, or {@code null} if the body is longer than {@code maxBytes}
      */
     static BufferedRequest read(HttpServletRequest request, int maxBytes) throws IOException {
-        try (InputStream in = request.getInputStream()) {
-            byte[] body = in.readNBytes(maxBytes + 1);
-            return body.length > maxBytes ? null : new BufferedRequest(request, body);
-        }
+        // not closed here: the container owns the stream, and a refused body's rest is still read off it
+        InputStream in = request.getInputStream();
+        byte[] body = in.readNBytes(maxBytes + 1);
+        return body.length > maxBytes ? null : new BufferedRequest(request, body);
     }
 
     byte[] body() {

@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -90,6 +91,7 @@ final class HttpGate implements Filter {
             return;
         }
         if (request.getContentLengthLong() > maxBodyBytes) {
+            discardBody(request, 2 * maxBodyBytes);
             refuse(response, 413, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: the request body is "
                     + "larger than " + maxBodyBytes + " bytes."), null);
             return;
@@ -112,6 +114,7 @@ final class HttpGate implements Filter {
         if (post) {
             BufferedRequest buffered = BufferedRequest.read(request, (int) maxBodyBytes);
             if (buffered == null) {
+                discardBody(request, maxBodyBytes);
                 refuse(response, 413, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: the request body "
                         + "is larger than " + maxBodyBytes + " bytes."), null);
                 return;
@@ -192,6 +195,25 @@ final class HttpGate implements Filter {
     }
 
     /** Writes a refusal: the status, the envelope as JSON, and the authentication challenge if any. */
+    /**
+     * Reads and drops what is left of a refused request's body, up to a bound, before the refusal is written.
+     * A server that answers and closes while the client still sends makes the kernel reset the connection,
+     * and the client then sees a reset instead of the 413; past the bound the connection is closed anyway.
+     */
+    private static void discardBody(HttpServletRequest request, long bound) {
+        try {
+            InputStream in = request.getInputStream();
+            long left = bound;
+            byte[] scratch = new byte[8192];
+            int read;
+            while (left > 0 && (read = in.read(scratch, 0, (int) Math.min(scratch.length, left))) > 0) {
+                left -= read;
+            }
+        } catch (IOException | IllegalStateException gone) {
+            // the client went away or the body was taken already: the refusal is written or dropped as before
+        }
+    }
+
     static void refuse(HttpServletResponse response, int status, ToolError error, String challenge)
             throws IOException {
         if (response.isCommitted()) {
