@@ -75,6 +75,8 @@ public final class HttpLoad {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
+        // the MCP SDK's session sweeper runs on a non-daemon scheduler that closing the transport does not dispose
+        System.exit(0);
     }
 
     private static void run(MeroMcpHttpServer server, int clients, int warmUp, int seconds) throws Exception {
