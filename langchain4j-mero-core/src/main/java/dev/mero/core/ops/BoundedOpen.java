@@ -8,6 +8,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -42,6 +44,17 @@ final class BoundedOpen {
 
     private static final ThreadPoolExecutor OPENERS = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), task -> boundedThread(task, "mero-open"));
+
+    /**
+     * How long an opener thread stays awake for the next open after one, and a caller spins before it sleeps:
+     * waking a sleeping thread on an idle CPU of a virtual machine costs tens of microseconds, and an open two
+     * such wake-ups (measured: 76 us per guarded 4 KiB read on Java 17 on the quiet 2-core machine, 3 us unguarded).
+     */
+    private static final long HOT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** A task for an opener thread that is awake; taken back by its caller if none is. */
+    private static final AtomicReference<Runnable> HOT_SLOT = new AtomicReference<>();
+    /** How many opener threads are awake and waiting at {@link #HOT_SLOT}. */
+    private static final AtomicInteger AWAKE = new AtomicInteger();
 
     private BoundedOpen() {
     }
@@ -117,10 +130,17 @@ final class BoundedOpen {
      * busy for a moment), and only threads held by pipes keep a thread from coming free for that long.
      */
     private static boolean start(Runnable task) {
+        if (AWAKE.get() > 0 && HOT_SLOT.compareAndSet(null, task)) {
+            // an awake thread takes it, unless every awake thread went back to sleep meanwhile: then take it back
+            // (an opener thread checks the slot once more after it stops being awake, so nothing is left there)
+            if (AWAKE.get() > 0 || !HOT_SLOT.compareAndSet(task, null)) {
+                return true;
+            }
+        }
         long deadline = System.nanoTime() + START_WAIT_NANOS;
         while (true) {
             try {
-                OPENERS.execute(task);
+                OPENERS.execute(() -> runHot(task));
                 return true;
             } catch (RejectedExecutionException e) {
                 if (System.nanoTime() - deadline >= 0) {
@@ -128,6 +148,38 @@ final class BoundedOpen {
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
+        }
+    }
+
+    /** Runs a task on an opener thread, then stays awake a moment for the next one before going back to the pool. */
+    private static void runHot(Runnable first) {
+        first.run();
+        long until = System.nanoTime() + HOT_NANOS;
+        AWAKE.incrementAndGet();
+        boolean awake = true;
+        try {
+            while (System.nanoTime() - until < 0) {
+                Runnable next = HOT_SLOT.getAndSet(null);
+                if (next == null) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                // not awake while it runs: an open may block (a pipe), and nothing must wait at the slot for it
+                AWAKE.decrementAndGet();
+                awake = false;
+                next.run();
+                AWAKE.incrementAndGet();
+                awake = true;
+                until = System.nanoTime() + HOT_NANOS;
+            }
+        } finally {
+            if (awake) {
+                AWAKE.decrementAndGet();
+            }
+        }
+        Runnable left = HOT_SLOT.getAndSet(null);
+        if (left != null) {
+            left.run();
         }
     }
 
@@ -148,7 +200,7 @@ final class BoundedOpen {
         private final Closeable keep;
         private T opened;
         private Throwable failure;
-        private boolean done;
+        private volatile boolean done;
         private boolean abandoned;
 
         Task(Call<T> call, Closeable keep) {
@@ -182,6 +234,9 @@ final class BoundedOpen {
 
         T await(Runnable release) throws IOException {
             long start = System.nanoTime();
+            while (!done && System.nanoTime() - start < HOT_NANOS) {
+                Thread.onSpinWait(); // most opens end within this; sleeping and waking costs more
+            }
             try {
                 if (!waitUntil(start + RELEASE_AFTER_NANOS)) {
                     release.run();
