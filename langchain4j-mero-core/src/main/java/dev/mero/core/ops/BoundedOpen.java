@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.FileSystemException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,8 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * what it opened; at most {@link #MAX_THREADS} threads are ever used, so a planted pipe costs a bounded number of
  * threads, never the caller.
  *
- * <p>A thread that a caller already waits for with a bound of its own ({@link #boundedThread}) opens inline,
- * without a hand-off: {@code search_text}'s workers open thousands of files.
+ * <p>A thread that a caller already waits for with a bound of its own ({@link #boundedThread}, {@link #aside}) opens
+ * inline, without a hand-off, in view of that caller ({@link Watch}): {@code search_text}'s workers open thousands of
+ * files, and a walk hundreds of directories.
  */
 final class BoundedOpen {
 
@@ -40,10 +42,14 @@ final class BoundedOpen {
     /** How long a task is offered again, a millisecond apart, while every opener thread is busy. */
     private static final long START_WAIT_NANOS = GIVE_UP_AFTER_NANOS;
 
-    private static final ThreadLocal<Boolean> BOUNDED = ThreadLocal.withInitial(() -> false);
+    /** The watch of a thread whose opens run inline, or {@code null}. */
+    private static final ThreadLocal<Watch> WATCH = new ThreadLocal<>();
 
     private static final ThreadPoolExecutor OPENERS = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), task -> boundedThread(task, "mero-open"));
+    /** Threads for {@link #aside}: as many again, each held for good only by an open that nothing can release. */
+    private static final ThreadPoolExecutor ASIDE = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), task -> boundedThread(task, "mero-walk"));
 
     /**
      * How long an opener thread stays awake for the next open after one, and a caller spins before it sleeps:
@@ -80,7 +86,7 @@ final class BoundedOpen {
      */
     static Thread boundedThread(Runnable task, String name) {
         Thread thread = new Thread(() -> {
-            BOUNDED.set(true);
+            WATCH.set(new Watch());
             task.run();
         }, name);
         thread.setDaemon(true);
@@ -100,9 +106,10 @@ final class BoundedOpen {
      * @throws IOException if the open fails, or does not complete within {@link #GIVE_UP_AFTER_NANOS}
      */
     static <T extends Closeable> T open(Call<T> call, Closeable keep, Runnable release) throws IOException {
-        if (BOUNDED.get()) {
+        Watch watch = WATCH.get();
+        if (watch != null) {
             try (keep) {
-                return call.open();
+                return watch.open(call, release);
             }
         }
         Task<T> task = new Task<>(call, keep);
@@ -183,6 +190,175 @@ final class BoundedOpen {
         }
     }
 
+    /** The refusal of an open given up after {@link #GIVE_UP_AFTER_NANOS}. */
+    private static FileSystemException notOpened() {
+        return new FileSystemException(null, null, "it did not open within "
+                + TimeUnit.NANOSECONDS.toMillis(GIVE_UP_AFTER_NANOS) + " ms; it is not a regular file or "
+                + "directory (a pipe or device in its place?)");
+    }
+
+    /** Work that opens, for {@link #aside}. */
+    @FunctionalInterface
+    interface Work<T> {
+        /**
+         * Does the work.
+         *
+         * @return its result
+         * @throws IOException if it fails
+         */
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs work that opens many entries (a walk) on a thread of its own whose opens run inline, while the caller
+     * waits and bounds each open as {@link #open} does: a pipe an open has waited on for
+     * {@link #RELEASE_AFTER_NANOS} is released, and after {@link #GIVE_UP_AFTER_NANOS} the caller gives up with the
+     * same refusal; the work stops at its next open and closes what that open returns. A hand-off per call instead
+     * of one per open. When every such thread is held, or the caller's own opens run inline, the work runs on the
+     * caller, each open bounded by itself.
+     *
+     * @param work the work, which must leave nothing behind that matters when it is given up
+     * @param <T>  its result
+     * @return its result
+     * @throws IOException if it fails, or an open of it is given up
+     */
+    static <T> T aside(Work<T> work) throws IOException {
+        if (WATCH.get() != null) {
+            return work.run();
+        }
+        Aside<T> aside = new Aside<>(work);
+        try {
+            ASIDE.execute(aside);
+        } catch (RejectedExecutionException e) {
+            return work.run();
+        }
+        return aside.await();
+    }
+
+    /** Work run by {@link #aside} and its outcome. */
+    private static final class Aside<T> implements Runnable {
+        private final Work<T> work;
+        private final CountDownLatch done = new CountDownLatch(1);
+        private final Watch watch = new Watch();
+        private T result;
+        private Throwable failure;
+
+        Aside(Work<T> work) {
+            this.work = work;
+        }
+
+        @Override
+        public void run() {
+            WATCH.set(watch);
+            try {
+                result = work.run();
+            } catch (Throwable t) {
+                failure = t;
+            } finally {
+                done.countDown();
+            }
+        }
+
+        T await() throws IOException {
+            try {
+                while (!done.await(RELEASE_AFTER_NANOS, TimeUnit.NANOSECONDS)) {
+                    if (watch.check(System.nanoTime()) >= GIVE_UP_AFTER_NANOS) {
+                        watch.abandon();
+                        throw notOpened();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                watch.abandon();
+                throw new InterruptedIOException("interrupted while opening");
+            }
+            rethrow(failure);
+            return result;
+        }
+    }
+
+    /**
+     * The open a thread runs inline, in view of the caller that bounds its wait: the caller releases a pipe the
+     * open has waited on a while ({@link #check}), and gives it up, after which the open's result is closed and
+     * every later open on the thread fails. Release and return are exclusive, so a release never reaches a
+     * directory its open has let go of.
+     */
+    static final class Watch {
+        private Runnable release;
+        private long since;
+        private boolean released;
+        private boolean abandoned;
+
+        /** The current thread's watch, or {@code null} if its opens are handed off. */
+        static Watch current() {
+            return WATCH.get();
+        }
+
+        private <T extends Closeable> T open(Call<T> call, Runnable release) throws IOException {
+            synchronized (this) {
+                if (abandoned) {
+                    throw notOpened();
+                }
+                this.release = release;
+                this.since = System.nanoTime();
+                this.released = false;
+            }
+            T opened = null;
+            boolean unwanted;
+            try {
+                opened = call.open();
+            } finally {
+                synchronized (this) {
+                    this.release = null;
+                    unwanted = abandoned;
+                }
+                if (unwanted) {
+                    closeQuietly(opened);
+                }
+            }
+            if (unwanted) {
+                throw notOpened();
+            }
+            return opened;
+        }
+
+        /**
+         * Releases a pipe the open in progress has waited on for {@link #RELEASE_AFTER_NANOS}, once per open.
+         *
+         * @param now {@link System#nanoTime()}
+         * @return how long the open in progress has run, 0 if none runs
+         */
+        synchronized long check(long now) {
+            if (release == null) {
+                return 0;
+            }
+            long running = now - since;
+            if (!released && running > RELEASE_AFTER_NANOS) {
+                released = true;
+                release.run();
+            }
+            return running;
+        }
+
+        /** Gives up the open in progress and every later one. */
+        synchronized void abandon() {
+            abandoned = true;
+        }
+    }
+
+    /** Throws what another thread failed with, if anything. */
+    private static void rethrow(Throwable failure) throws IOException {
+        if (failure instanceof IOException io) {
+            throw io;
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+    }
+
     private static void closeQuietly(Closeable closeable) {
         if (closeable == null) {
             return;
@@ -250,9 +426,7 @@ final class BoundedOpen {
                 throw new InterruptedIOException("interrupted while opening");
             }
             if (!abandon()) {
-                throw new FileSystemException(null, null, "it did not open within "
-                        + TimeUnit.NANOSECONDS.toMillis(GIVE_UP_AFTER_NANOS) + " ms; it is not a regular file or "
-                        + "directory (a pipe or device in its place?)");
+                throw notOpened();
             }
             return outcome();
         }
@@ -282,15 +456,7 @@ final class BoundedOpen {
         }
 
         private synchronized T outcome() throws IOException {
-            if (failure instanceof IOException io) {
-                throw io;
-            }
-            if (failure instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (failure instanceof Error error) {
-                throw error;
-            }
+            rethrow(failure);
             return opened;
         }
     }

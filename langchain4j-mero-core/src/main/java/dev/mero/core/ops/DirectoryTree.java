@@ -56,6 +56,11 @@ final class DirectoryTree implements ToolOperation {
                             }
 
                             @Override
+                            public boolean gathersOnly() {
+                                return true;
+                            }
+
+                            @Override
                             public void denied(String relative) {
                                 lines.append(" (no access)");
                             }

@@ -55,6 +55,11 @@ final class FindFiles implements ToolOperation {
                                 return true;
                             }
 
+                            @Override
+                            public boolean gathersOnly() {
+                                return true;
+                            }
+
                             private boolean add(String relative, BasicFileAttributes attributes, String mark) {
                                 if (glob.matches(relative)) {
                                     if (found.size() == limits.maxFindResults()) {

@@ -21,8 +21,9 @@ import java.util.function.Supplier;
  *
  * <p>The calling thread never opens a file itself: a file swapped for a pipe after it was listed blocks its
  * worker's {@code open} ({@link BoundedOpen}), so the caller waits for the workers only until the search's
- * deadline, and asks for such a pipe to be released while it waits. A worker keeps the directories of its files
- * open until it ends ({@link SecureDirectory#retain()}), so the walk can close them whatever a worker waits for.
+ * deadline, and asks for such a pipe to be released while it waits ({@link BoundedOpen.Watch}). A worker keeps the
+ * directories of its files open until it ends ({@link SecureDirectory#retain()}), so the walk can close them
+ * whatever a worker waits for.
  */
 final class SearchBatch implements AutoCloseable {
 
@@ -37,12 +38,10 @@ final class SearchBatch implements AutoCloseable {
     record Searched(Pending file, FileScanner.Found found) {
     }
 
-    /** One worker's scanner and the file it is searching now. */
+    /** One worker's scanner and the watch of its thread's opens. */
     private static final class Worker {
         final FileScanner scanner;
-        volatile Pending current;
-        volatile long since;
-        Pending released;
+        volatile BoundedOpen.Watch watch;
 
         Worker(FileScanner scanner) {
             this.scanner = scanner;
@@ -105,7 +104,6 @@ final class SearchBatch implements AutoCloseable {
                     try {
                         drain(worker, files, next, stop, found);
                     } finally {
-                        worker.current = null;
                         kept.forEach(SearchBatch::closeQuietly);
                         finished.countDown();
                     }
@@ -152,10 +150,9 @@ final class SearchBatch implements AutoCloseable {
 
     private void drain(Worker worker, List<Pending> files, AtomicInteger next, AtomicBoolean stop,
                        AtomicReferenceArray<FileScanner.Found> found) {
+        worker.watch = BoundedOpen.Watch.current();
         for (int i = next.getAndIncrement(); i < found.length() && !stop.get(); i = next.getAndIncrement()) {
             Pending file = files.get(i);
-            worker.since = System.nanoTime();
-            worker.current = file;
             found.set(i, worker.scanner.scan(file.parent(), file.name(), file.size(), deadline));
         }
     }
@@ -191,16 +188,13 @@ final class SearchBatch implements AutoCloseable {
         }
     }
 
-    /** Asks for a pipe to be released where a worker has spent a while on one file (once per file). */
+    /** Asks for a pipe to be released where a worker's open has waited a while ({@link BoundedOpen.Watch}). */
     private void releaseStuck(int threads) {
         long now = System.nanoTime();
         for (int w = 0; w < threads; w++) {
-            Worker worker = workers.get(w);
-            Pending file = worker.current;
-            if (file != null && file.parent() != null && file != worker.released
-                    && now - worker.since > BoundedOpen.RELEASE_AFTER_NANOS) {
-                worker.released = file;
-                file.parent().releasePipe(file.name());
+            BoundedOpen.Watch watch = workers.get(w).watch;
+            if (watch != null) {
+                watch.check(now);
             }
         }
     }

@@ -94,6 +94,11 @@ final class SearchText implements ToolOperation {
                                 public boolean settle() {
                                     return merge(batch.search(), deadline, results);
                                 }
+
+                                @Override
+                                public boolean gathersOnly() {
+                                    return true;
+                                }
                             });
                 }
             } catch (IOException e) {

@@ -356,19 +356,6 @@ final class SecureDirectory implements Closeable {
     }
 
     /**
-     * Asks for an entry to be released if it is a pipe that an open of this directory waits for; returns at once.
-     *
-     * @param name a single name
-     */
-    void releasePipe(String name) {
-        try {
-            releasePipe(name(name));
-        } catch (FileSystemException e) {
-            // a name that cannot be represented was never opened
-        }
-    }
-
-    /**
      * Lets a blocked open of an entry return, on an opener thread: if the entry is a pipe now, opens it for reading
      * and writing (which never blocks on Linux) and closes it again. Keeps this directory open while it runs.
      */

@@ -91,6 +91,18 @@ final class TreeWalk {
         default boolean typesSuffice() {
             return false;
         }
+
+        /**
+         * Whether this visitor only gathers what its caller reads after the walk, and changes nothing: then, where
+         * Java opens each directory through an opener thread ({@link BoundedOpen}), the walk runs on a thread of
+         * its own whose opens run inline and which the caller bounds instead ({@link BoundedOpen#aside}), a hand-off
+         * per walk instead of one per directory. A walk given up on a pipe stops at its next open.
+         *
+         * @return {@code true} if nothing this visitor does matters once its caller has given up
+         */
+        default boolean gathersOnly() {
+            return false;
+        }
     }
 
     /** How a walk ended. */
@@ -169,7 +181,17 @@ final class TreeWalk {
         try (SecureDirectory root = Targets.openDirectory(start)) {
             context.recheck(start);
             walk.counts = visitor.typesSuffice() ? SubdirectoryCount.of(start.realPath()) : null;
-            walk.walk(root, "", 1);
+            if (visitor.gathersOnly() && ConfinedCalls.current() == ConfinedCalls.NONE
+                    && DirectoryAccess.keepable(root.stream())) {
+                SecureDirectory kept = root.retain();
+                BoundedOpen.aside(() -> {
+                    try (kept) {
+                        return walk.walk(root, "", 1);
+                    }
+                });
+            } else {
+                walk.walk(root, "", 1);
+            }
         }
         return walk.outcome;
     }

@@ -15,6 +15,10 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import com.google.re2j.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -164,6 +168,75 @@ class FifoSwapRaceTest {
         String text = call("read_file", "{\"path\":\"/ws/d1/d2/a.txt\"}");
 
         assertThat(text).startsWith("Error: Could not read '/ws/d1/d2/a.txt': it did not open within 2000 ms");
+    }
+
+    @Test
+    void aDirectorySwappedForAPipeInTheMiddleOfAWalkIsRefusedByEveryWalkingTool() throws IOException {
+        for (String tool : List.of("find_files", "directory_tree", "search_text")) {
+            Path tree = Files.createDirectories(w.ws.resolve(tool + "/a/b"));
+            Files.writeString(tree.resolve("x.txt"), "needle\n");
+            SecureDirectory.beforeOpen = swapForFifo(tree.getParent(), "b");
+
+            String text = call(tool, "{\"path\":\"/ws/" + tool + "\""
+                    + (tool.equals("directory_tree") ? "}" : tool.equals("find_files") ? ",\"pattern\":\"*.txt\"}"
+                    : ",\"pattern\":\"needle\"}"));
+
+            assertThat(text).as(tool).startsWith("Error: ").contains("/ws/" + tool).doesNotContain("x.txt");
+            assertThat(Files.isDirectory(tree)).isFalse();
+        }
+    }
+
+    @Test
+    void aWalkStuckOnAPipeThatCannotBeReleasedIsGivenUpWithTheOpensRefusal() throws IOException {
+        for (String tool : List.of("find_files", "search_text")) {
+            Path a = Files.createDirectories(w.ws.resolve(tool + "/a"));
+            Files.writeString(Files.createDirectories(a.resolve("b")).resolve("x.txt"), "x\n");
+            SecureDirectory.beforeOpen = swapForFifo(a, "b", w.ws.resolve(tool + "-moved"));
+
+            String text = call(tool, "{\"path\":\"/ws/" + tool + "\",\"pattern\":\"x\"}");
+
+            assertThat(text).as(tool).startsWith("Error: ").contains("/ws/" + tool)
+                    .contains("it did not open within 2000 ms; it is not a regular file or directory");
+        }
+    }
+
+    /**
+     * More walks stuck on pipes that cannot be released than there are threads to walk aside: each walk ends in the
+     * refusal within its bound (the walks past the bound walk on their callers, each open on an opener thread), and a
+     * walk after them still answers.
+     */
+    @Test
+    void moreWalksStuckOnPipesThanWalkThreadsAllEndAndTheNextWalkAnswers() throws Exception {
+        int walks = BoundedOpen.MAX_THREADS + 2;
+        List<Consumer<String>> swaps = new ArrayList<>();
+        for (int i = 0; i < walks; i++) {
+            Path a = Files.createDirectories(w.ws.resolve("t" + i + "/a"));
+            Files.createDirectories(a.resolve("b" + i));
+            swaps.add(swapForFifo(a, "b" + i, w.ws.resolve("moved" + i)));
+        }
+        Files.writeString(w.ws.resolve("free.txt"), "free\n");
+        SecureDirectory.beforeOpen = name -> {
+            synchronized (unreleasable) {
+                swaps.forEach(swap -> swap.accept(name));
+            }
+        };
+        ExecutorService callers = Executors.newFixedThreadPool(walks);
+        try {
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < walks; i++) {
+                String json = "{\"path\":\"/ws/t" + i + "\",\"pattern\":\"*\"}";
+                answers.add(callers.submit(() -> OpsWorkspace.modelText(ops, "find_files", json)));
+            }
+            for (Future<String> answer : answers) {
+                assertThat(answer.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+                        .startsWith("Error: ").contains("it did not open within 2000 ms");
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        SecureDirectory.beforeOpen = name -> { };
+
+        assertThat(call("find_files", "{\"path\":\"/ws\",\"pattern\":\"free.*\"}")).contains("/ws/free.txt");
     }
 
     @Test
