@@ -141,11 +141,22 @@ final class SearchBatch implements AutoCloseable {
     private List<SecureDirectory> retainDirectories() {
         List<SecureDirectory> kept = new ArrayList<>(1);
         for (Pending file : pending) {
-            if (file.parent() != null && kept.stream().noneMatch(d -> d == file.parent())) {
-                kept.add(file.parent().retain());
+            // a loop, not a stream per file: the files of a batch are mostly of one directory
+            SecureDirectory parent = file.parent();
+            if (parent != null && !containsSame(kept, parent)) {
+                kept.add(parent.retain());
             }
         }
         return kept;
+    }
+
+    private static boolean containsSame(List<SecureDirectory> directories, SecureDirectory directory) {
+        for (int i = directories.size() - 1; i >= 0; i--) {
+            if (directories.get(i) == directory) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void drain(Worker worker, List<Pending> files, AtomicInteger next, AtomicBoolean stop,

@@ -241,15 +241,18 @@ public final class ProtectedPaths {
         return unbounded | byFirst[slot(relative.charAt(start))] | byLast[slot(relative.charAt(end - 1))];
     }
 
-    /** The first glob that matches {@code relative} itself, whose last name starts at {@code nameStart}. */
     /**
-     * The first rule that matches a relative path itself, not the directories above it.
+     * The first rule that matches a relative path itself, not the directories above it. A walk asks about every
+     * entry: most names are rejected by their first and last character ({@link #candidates}) without a rule.
      *
      * @param relative  a path inside a mount, {@code '/'}-separated, not empty
      * @param nameStart where its last name starts
      * @return the rule's glob, or empty
      */
     Optional<String> matchName(String relative, int nameStart) {
+        if (rules.size() <= Long.SIZE && candidates(relative, nameStart, relative.length()) == 0) {
+            return Optional.empty();
+        }
         return matchExactly(relative, nameStart);
     }
 
