@@ -23,8 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  * and closed again (which never blocks on Linux and lets the blocked open return, to be refused by the caller's
  * type check), and after {@link #GIVE_UP_AFTER_NANOS} the caller gives up with a refusal. An open that cannot be
  * released (a pipe this process may read but not write, a device) keeps its thread until it returns, then closes
- * what it opened; at most {@link #MAX_THREADS} threads are ever used, so a planted pipe costs a bounded number of
- * threads, never the caller.
+ * what it opened; at most {@link #MAX_THREADS} opener threads are ever used (and as many for {@link #aside}), so a
+ * planted pipe costs a bounded number of threads, never the caller.
  *
  * <p>A thread that a caller already waits for with a bound of its own ({@link #boundedThread}, {@link #aside}) opens
  * inline, without a hand-off, in view of that caller ({@link Watch}): {@code search_text}'s workers open thousands of
