@@ -93,15 +93,7 @@ public final class ListRatio extends TemporaryWorkspace {
             if (!ratio.guarded().endsWith(expected)) {
                 throw new IllegalStateException("list_directory did not list the directory's entries");
             }
-            InterleavedRounds timings = InterleavedRounds.run(rounds, warmUp, () -> {
-                for (int i = 0; i < batch; i++) {
-                    ratio.guarded();
-                }
-            }, () -> {
-                for (int i = 0; i < batch; i++) {
-                    ratio.raw();
-                }
-            });
+            InterleavedRounds timings = InterleavedRounds.run(rounds, warmUp, batch, ratio::guarded, ratio::raw);
             System.out.printf(Locale.ROOT, "Java %s (%s), read path: %s; %d listings of %d entries per side and round%n",
                     Runtime.version(), System.getProperty("java.vm.name"), ConfinedCallsInUse.name(), batch,
                     FILES + DIRECTORIES);
