@@ -104,11 +104,12 @@ final class LineWindow {
             byte[] bytes = new byte[size];
             int n = in.readNBytes(bytes, 0, size);
             int next = n < size ? -1 : in.read();
-            long lines = Bytes.count(bytes, (byte) '\n', 0, n);
+            // line ends and NUL bytes counted in one pass over the bytes
+            int counted = Bytes.countUnlessNul(bytes, (byte) '\n', 0, n);
+            long lines = counted < 0 ? -1L - counted : counted;
             if (next < 0 && n == size && lines < limit) {
                 long totalLines = bytes[size - 1] == '\n' ? lines : lines + 1;
-                return new LineWindow(bytes, offset, (int) totalLines, totalLines, true, false,
-                        Bytes.indexOf(bytes, (byte) 0, 0, size) >= 0, size);
+                return new LineWindow(bytes, offset, (int) totalLines, totalLines, true, false, counted < 0, size);
             }
             if (n > 0) {
                 feed(bytes, n);

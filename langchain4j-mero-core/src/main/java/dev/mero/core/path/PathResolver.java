@@ -50,6 +50,8 @@ public final class PathResolver {
     private final List<PathEntry> entries;
     /** Entries from the outermost directory to the innermost, stable for equal depth. */
     private final List<PathEntry> byDepth;
+    /** The name counts of the entries' real directories, ascending, each once: the only ancestors to look up. */
+    private final int[] rootDepths;
     private final Set<Permission> ceiling;
     /** Entries by slug: a virtual path finds its mount in one look-up, whatever the number of entries. */
     private final Map<String, PathEntry> bySlug;
@@ -73,6 +75,7 @@ public final class PathResolver {
         List<PathEntry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparingInt(e -> e.realPath().getNameCount()));
         this.byDepth = List.copyOf(sorted);
+        this.rootDepths = sorted.stream().mapToInt(e -> e.realPath().getNameCount()).distinct().toArray();
         this.ceiling = ceiling;
         Map<String, PathEntry> slugs = new HashMap<>();
         for (PathEntry entry : this.entries) {
@@ -602,17 +605,30 @@ public final class PathResolver {
                         + Messages.quote(real.toString()));
     }
 
-    /** Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor. */
+    /**
+     * Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor at the depths
+     * where entries are (usually one), reached from {@code real} upwards, not built from the root down.
+     */
     private List<PathEntry> containing(Path real) {
         List<PathEntry> result = new ArrayList<>(2);
-        Path ancestor = real.getRoot();
-        if (ancestor == null) {
+        if (real.getRoot() == null) {
             return result;
         }
-        result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
-        for (Path name : real) {
-            ancestor = ancestor.resolve(name);
-            result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
+        Path ancestor = real;
+        int at = real.getNameCount();
+        for (int i = rootDepths.length - 1; i >= 0; i--) {
+            int depth = rootDepths[i];
+            if (depth > at) {
+                continue;
+            }
+            while (at > depth) {
+                ancestor = ancestor.getParent();
+                at--;
+            }
+            List<PathEntry> found = byRealRoot.get(ancestor);
+            if (found != null) {
+                result.addAll(0, found);
+            }
         }
         return result;
     }

@@ -77,6 +77,13 @@ class LineWindowProperties {
         }
         assertThat(Bytes.indexOf(bytes, value, from, to)).isEqualTo(index);
         assertThat(Bytes.count(bytes, value, from, to)).isEqualTo(count);
+        boolean nul = false;
+        for (int i = from; i < to; i++) {
+            nul |= bytes[i] == 0;
+        }
+        if (value != 0) {
+            assertThat(Bytes.countUnlessNul(bytes, value, from, to)).isEqualTo(nul ? -1 - count : count);
+        }
     }
 
     @Example
