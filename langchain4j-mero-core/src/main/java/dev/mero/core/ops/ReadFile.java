@@ -6,6 +6,7 @@ import dev.mero.core.InvalidInputException;
 import dev.mero.core.message.Messages;
 import dev.mero.core.guard.Operation;
 import dev.mero.core.OperationFailedException;
+import dev.mero.core.Permission;
 import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
@@ -39,7 +40,19 @@ final class ReadFile implements ToolOperation {
         if (limit < 1) {
             throw ToolArguments.invalid(arguments.tool(), "'limit' is " + limit + "; give at least 1 line");
         }
-        return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
+        // where the kernel confines opens, the decision opens the file (ReadOpen) and the action reads it
+        ReadOpen opened = ReadOpen.begin(ConfinedCalls.current(), context.approvalRequired().contains(Permission.READ));
+        try {
+            return read(arguments.string("path"), offset, limit, opened);
+        } finally {
+            if (opened != null) {
+                opened.close();
+            }
+        }
+    }
+
+    private String read(String path, int offset, int limit, ReadOpen opened) {
+        return context.run(Operation.FILE_READ, path, null, null, target -> {
             if (target.isMountRoot()) {
                 throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
                         + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
@@ -47,7 +60,8 @@ final class ReadFile implements ToolOperation {
             LineWindow window;
             // one open the kernel confines below the mount, where it can (ConfinedCalls); anything but a plain
             // success there takes the path below, which decides and explains as it always has
-            try (SeekableByteChannel confined = Targets.openConfined(target)) {
+            SeekableByteChannel taken = opened == null ? null : opened.taken(target.realPath());
+            try (SeekableByteChannel confined = taken != null ? taken : Targets.openConfined(target)) {
                 if (confined != null) {
                     window = LineWindow.read(Channels.newInputStream(confined), confined.size(), offset, limit,
                             limits.maxReadBytes(), limits.maxScanBytes());
