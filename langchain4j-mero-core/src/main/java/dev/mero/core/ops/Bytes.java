@@ -68,6 +68,29 @@ final class Bytes {
     }
 
     /**
+     * Whether a range holds a NUL byte: the binary check of a whole small file, three operations a word.
+     *
+     * @param bytes the array
+     * @param from  the first position, inclusive
+     * @param to    the end, exclusive
+     * @return {@code true} if a NUL byte occurs
+     */
+    static boolean containsNul(byte[] bytes, int from, int to) {
+        long nul = 0;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, i);
+            // a high bit here for some byte exactly when the word has a zero byte (the short form, exact as a whole)
+            nul |= (word - ONES) & ~word;
+        }
+        boolean found = (nul & ~LOW_SEVEN) != 0;
+        for (; i < to; i++) {
+            found |= bytes[i] == 0;
+        }
+        return found;
+    }
+
+    /**
      * How often a byte value occurs in a range, and whether a NUL byte does, in one pass: {@code read_file}'s
      * line count and binary check of a small file read whole.
      *

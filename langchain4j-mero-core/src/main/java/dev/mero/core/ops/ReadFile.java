@@ -94,16 +94,17 @@ final class ReadFile implements ToolOperation {
             throw new OperationFailedException(Messages.quote(virtualPath) + " looks like a binary file (it "
                     + "contains NUL bytes); read_file only returns text.");
         }
-        if (window.totalLines == 0 && window.totalKnown) {
+        if (window.bytes.length == 0 && window.totalLines() == 0 && window.totalKnown) {
             return "[" + Messages.quote(virtualPath) + " is an empty file.]";
         }
-        if (window.bytes.length == 0 && offset > window.totalLines) {
+        if (window.bytes.length == 0 && offset > window.totalLines()) {
             throw new InvalidInputException("Invalid input: 'offset' is " + offset + " but "
                     + Messages.quote(virtualPath) + " has " + (window.totalKnown ? "" : "at least ")
-                    + window.totalLines + (window.totalLines == 1 ? " line" : " lines")
-                    + ". Expected an offset between 1 and " + window.totalLines + ".");
+                    + window.totalLines() + (window.totalLines() == 1 ? " line" : " lines")
+                    + ". Expected an offset between 1 and " + window.totalLines() + ".");
         }
-        boolean whole = offset == 1 && window.totalKnown && window.lastLine >= window.totalLines
+        // a whole file read from line 1 answers without its lines counted
+        boolean whole = window.wholeFile || offset == 1 && window.totalKnown && window.lastLine() >= window.totalLines()
                 && !window.cutInsideLine;
         Utf8Text decoded = Utf8Text.decode(window.bytes, window.bytes.length, whole || !window.cutInsideLine);
         if (whole && decoded.replaced() == 0) {
@@ -121,15 +122,15 @@ final class ReadFile implements ToolOperation {
     }
 
     private static String note(String virtualPath, LineWindow window) {
-        String of = (window.totalKnown ? " of " : " of at least ") + window.totalLines;
+        String of = (window.totalKnown ? " of " : " of at least ") + window.totalLines();
         if (window.cutInsideLine) {
-            return "[Truncated: line " + window.lastLine + of + " of " + Messages.quote(virtualPath)
+            return "[Truncated: line " + window.lastLine() + of + " of " + Messages.quote(virtualPath)
                     + " is longer than " + window.bytes.length + " bytes; only its start is shown.]";
         }
-        boolean atEnd = window.totalKnown && window.lastLine >= window.totalLines;
-        String shown = "lines " + window.firstLine + "-" + window.lastLine + of + " of " + Messages.quote(virtualPath);
+        boolean atEnd = window.totalKnown && window.lastLine() >= window.totalLines();
+        String shown = "lines " + window.firstLine + "-" + window.lastLine() + of + " of " + Messages.quote(virtualPath);
         return atEnd ? "[Showing " + shown + " (to the end).]"
-                : "[Truncated: showing " + shown + "; call read_file with offset=" + (window.lastLine + 1)
+                : "[Truncated: showing " + shown + "; call read_file with offset=" + (window.lastLine() + 1)
                 + " to read on.]";
     }
 }
