@@ -1,7 +1,5 @@
 package dev.mero.core.ops;
 
-import static java.nio.file.StandardOpenOption.READ;
-
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.message.Messages;
 import dev.mero.core.guard.Operation;
@@ -78,7 +76,9 @@ final class ReadFile implements ToolOperation {
                 if (!attributes.isRegularFile()) {
                     throw Targets.notAFile(target, attributes, "read_file");
                 }
-                try (SeekableByteChannel channel = parent.newByteChannel(Targets.name(target), READ)) {
+                // its type was read just above: not read again before the open (a pipe swapped in since then is
+                // opened through BoundedOpen and refused, as after any listing)
+                try (SeekableByteChannel channel = parent.openListedFile(Targets.name(target))) {
                     window = LineWindow.read(Channels.newInputStream(channel), attributes.size(), offset, limit,
                             limits.maxReadBytes(), limits.maxScanBytes());
                 }
