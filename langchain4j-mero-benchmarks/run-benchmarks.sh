@@ -47,7 +47,7 @@ group_jmh() {
 group_ratios() {
   echo "## Interleaved ratios"
   echo
-  echo "Both sides of each ratio in alternating rounds of one run (\`ReadRatio\`, \`PathDecisionRatio\`,"
+  echo "Both sides of each ratio in alternating rounds of one run (\`ReadRatio\`, \`ListRatio\`, \`PathDecisionRatio\`,"
   echo "\`SandboxRatio\`, \`SearchRatio\`);"
   echo "the medians and the per-round ratio are the figures to trust on a shared machine. \`ReadRatio\` runs on"
   echo "Java 17 (the JDK's path) and, where one is installed (\`MERO_JDK25_HOME\`), on Java 25 with the"
@@ -61,6 +61,12 @@ group_ratios() {
     echo
     "$jdk25/bin/java" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.ReadRatio \
       "${MERO_READ_ROUNDS:-2000}" 500 2>/dev/null
+  fi
+  echo
+  java -cp "$jar" dev.mero.benchmarks.ListRatio 2>/dev/null
+  if [[ -x $jdk25/bin/java ]]; then
+    echo
+    "$jdk25/bin/java" --enable-native-access=ALL-UNNAMED -cp "$jar" dev.mero.benchmarks.ListRatio 2>/dev/null
   fi
   echo
   java -cp "$jar" dev.mero.benchmarks.PathDecisionRatio 2>/dev/null

@@ -75,7 +75,7 @@ public final class HttpLoad {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
-        // the MCP SDK's session sweeper runs on a non-daemon scheduler that closing the transport does not dispose
+        // a safeguard: no thread the SDK's clients may leave behind keeps the run waiting
         System.exit(0);
     }
 

@@ -33,6 +33,31 @@ final class InterleavedRounds {
     }
 
     /**
+     * As {@link #run(int, int, Operation, Operation)}, each side of a round running its operation {@code batch}
+     * times: one run of a fast operation is too short to time alone.
+     *
+     * @param rounds   measured rounds
+     * @param warmUp   rounds run first and not timed
+     * @param batch    runs of each operation per side and round
+     * @param measured the operation under test
+     * @param baseline the raw operation
+     * @return the timings
+     * @throws Exception if either fails
+     */
+    static InterleavedRounds run(int rounds, int warmUp, int batch, Operation measured, Operation baseline)
+            throws Exception {
+        return run(rounds, warmUp, repeated(measured, batch), repeated(baseline, batch));
+    }
+
+    private static Operation repeated(Operation operation, int times) {
+        return () -> {
+            for (int i = 0; i < times; i++) {
+                operation.run();
+            }
+        };
+    }
+
+    /**
      * Warms both up, then times them in interleaved rounds.
      *
      * @param rounds   measured rounds

@@ -36,15 +36,8 @@ public final class ReadRatio {
             if (!expected.equals(benchmark.guardedReadFile())) {
                 throw new IllegalStateException("read_file did not return the file's content");
             }
-            InterleavedRounds timings = InterleavedRounds.run(rounds, warmUp, () -> {
-                for (int i = 0; i < batch; i++) {
-                    benchmark.guardedReadFile();
-                }
-            }, () -> {
-                for (int i = 0; i < batch; i++) {
-                    benchmark.rawReadString();
-                }
-            });
+            InterleavedRounds timings = InterleavedRounds.run(rounds, warmUp, batch,
+                    benchmark::guardedReadFile, benchmark::rawReadString);
             System.out.printf(Locale.ROOT, "Java %s (%s), read path: %s; %d reads of 4 KiB per side and round%n",
                     Runtime.version(), System.getProperty("java.vm.name"), ConfinedCallsInUse.name(), batch);
             System.out.print(timings.report("read_file 4 KiB (" + batch + " reads)",

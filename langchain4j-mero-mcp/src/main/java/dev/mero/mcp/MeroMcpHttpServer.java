@@ -82,6 +82,7 @@ public final class MeroMcpHttpServer implements AutoCloseable {
     private final Clock clock;
     private Server jetty;
     private McpSyncServer mcp;
+    private SdkSweeper sweeper;
 
     private MeroMcpHttpServer(Builder builder) {
         this.tools = builder.tools;
@@ -132,13 +133,16 @@ public final class MeroMcpHttpServer implements AutoCloseable {
         quiet.setShowMessageInTitle(false);
         server.setErrorHandler(quiet);
 
-        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(new HttpMessageMapper(tools.mapper(),
-                        name -> ToolBinding.result(tools.operations().unoffered(name))))
-                .mcpEndpoint(ENDPOINT)
-                .maxRequestSize(MAX_BODY_BYTES)
-                .contextExtractor(MeroMcpHttpServer::callerContext)
-                .build();
+        SdkSweeper.Built<HttpServletStreamableServerTransportProvider> built = SdkSweeper.build(
+                () -> HttpServletStreamableServerTransportProvider.builder()
+                        .jsonMapper(new HttpMessageMapper(tools.mapper(),
+                                name -> ToolBinding.result(tools.operations().unoffered(name))))
+                        .mcpEndpoint(ENDPOINT)
+                        .maxRequestSize(MAX_BODY_BYTES)
+                        .contextExtractor(MeroMcpHttpServer::callerContext)
+                        .build());
+        HttpServletStreamableServerTransportProvider transport = built.value();
+        this.sweeper = built.sweeper();
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         org.eclipse.jetty.ee10.servlet.ErrorHandler servletErrors = new org.eclipse.jetty.ee10.servlet.ErrorHandler();
@@ -210,6 +214,9 @@ public final class MeroMcpHttpServer implements AutoCloseable {
             mcp.close();
             mcp = null;
         }
+        if (sweeper != null) {
+            sweeper.shutdown(); // the SDK disposes the sweeps, never their thread
+        }
         if (jetty != null) {
             try {
                 jetty.stop();
@@ -219,6 +226,11 @@ public final class MeroMcpHttpServer implements AutoCloseable {
                 jetty = null;
             }
         }
+    }
+
+    /** The thread of the SDK's session sweeps, once started. */
+    synchronized SdkSweeper sweeper() {
+        return sweeper;
     }
 
     /** The MCP server whose tools this serves. */

@@ -34,8 +34,9 @@ final class ListDirectory implements ToolOperation {
         return context.run(Operation.DIRECTORY_LIST, path, null, null, target -> {
             try (SecureDirectory directory = Targets.openDirectory(target)) {
                 context.recheck(target);
+                // the decision refused a protected directory, so each entry's own name is all left to match
                 return DirectoryListing.render(target.virtualPath(), directory, limits.maxListEntries(),
-                        name -> context.protectedPattern(target.realPath().resolve(name)).isPresent());
+                        name -> context.protectedEntryPattern(target.realPath(), name).isPresent());
             } catch (IOException e) {
                 throw failure(context, target, e);
             }

@@ -120,6 +120,26 @@ class ProtectedPathsToolsTest {
     }
 
     @Test
+    void aListingMarksEachEntryByItsWholePathInsideEveryMountHoldingIt() throws IOException {
+        write(project.resolve("nested/.aws/credentials"), secret + "\n");
+        write(project.resolve("nested/.aws/config"), "region = x\n");
+        ops = MeroOperations.forContext(SecurityContext.builder().name("worker_1")
+                .path(PathEntry.of(ws.toString(), "ws", Permission.READ))
+                .path(PathEntry.of(project.resolve("nested").toString(), "nested", Permission.READ))
+                .build());
+        // a glob with directories in it: the entry's name alone would not match it
+        assertThat(call("list_directory", "{\"path\":\"/ws/project/.aws\"}")).endsWith("\ncredentials [protected]");
+        assertThat(call("list_directory", "{\"path\":\"/ws/project/nested/.aws\"}"))
+                .contains("\ncredentials [protected]").contains("\nconfig\n");
+        // the same directory through the mount nested inside: still protected there
+        assertThat(call("list_directory", "{\"path\":\"/nested/.aws\"}"))
+                .contains("\ncredentials [protected]").contains("\nconfig\n");
+        // a mount root met as an entry is listed as a directory, not protected
+        assertThat(call("list_directory", "{\"path\":\"/ws/project\"}")).contains("\nnested/\n");
+        assertThat(call("list_directory", "{\"path\":\"/ws/project/keys\"}")).endsWith("\nserver.pem [protected]");
+    }
+
+    @Test
     void listingsShowTheNamesMarkedProtectedAndNothingElse() {
         assertThat(call("list_directory", "{\"path\":\"/ws/project\"}")).contains("\n.env [protected]\n",
                 "\n.env.example\n", "\n.ssh/ [protected]\n", "\n.aws/\n", "\nkeys/\n", "\nlink.txt\n");
