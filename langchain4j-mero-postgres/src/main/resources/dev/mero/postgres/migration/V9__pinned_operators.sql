@@ -10,7 +10,7 @@
 -- with their schema, so no name in them resolves to an object the store did not create.
 --
 -- mero_decide and mero_retry_finish turn synchronous_commit off themselves instead of calling
--- mero_commit_early (one PL/pgSQL call fewer per decision; mero_commit_early stays, with the same pinned path).
+-- mero_commit_early (one PL/pgSQL call fewer per decision; mero_commit_early stays, on the new path).
 -- A permit the bucket has is taken by the library with mero_decide's own UPDATE, sent as one statement whose
 -- names are all qualified (schema-qualified table, OPERATOR(pg_catalog.*)), and mero_decide only when that
 -- UPDATE finds no row: the function call with its pinned search_path cost about as much as the write itself.
