@@ -17,7 +17,9 @@ import java.util.Objects;
  * limit each instance was configured with. Each permit is one call of the function {@code mero_rate_take}
  * (one round trip), which decides under one row lock on the database's clock, so every instance sees the
  * same bucket and the same time (since schema version 8 through {@code mero_decide}, which commits without waiting
- * for the WAL flush: a database crash may give back the permits of its last moments). The row holds no token unit, only the instant the bucket is full again,
+ * for the WAL flush: a database crash may give back the permits of its last moments). A permit the bucket has
+ * is taken by {@code mero_decide}'s own {@code UPDATE} sent as one statement, without the function call
+ * ({@link DecisionCall#take}). The row holds no token unit, only the instant the bucket is full again,
  * and the limit it enforces: the stricter of the caller's and the one held (the lower rate, then the smaller
  * burst), until no instance configured with the held limit has used the bucket for the limit hold
  * ({@link PostgresPolicyStore.Builder#limitHold}). So a rolling deploy that changes a context's limit keeps one
@@ -45,7 +47,7 @@ final class PostgresRateLimitStore implements RateLimitStore {
     @Override
     public long tryTake(String bucket, RateLimit limit) {
         DecisionCall.Permit permit = permit(bucket, limit);
-        return waitNanos(decide.call("rate limit " + Messages.quote(bucket), permit, null));
+        return waitNanos(decide.take("rate limit " + Messages.quote(bucket), permit));
     }
 
     @Override

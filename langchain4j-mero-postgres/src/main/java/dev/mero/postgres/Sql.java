@@ -109,8 +109,10 @@ final class Sql {
      * Runs one statement in auto-commit mode on a connection whose {@code search_path} is not pinned: one round
      * trip instead of two. Only for statements that name nothing the path could resolve: a
      * {@linkplain #qualified(String) schema-qualified} function (which runs under its own {@code SET
-     * search_path}) called with every parameter cast to a {@code pg_catalog} type, or an {@code INSERT} into a
-     * qualified table of plain parameters (no operator, function or type name).
+     * search_path}) called with every parameter cast to a {@code pg_catalog} type, an {@code INSERT} into a
+     * qualified table of plain parameters (no operator, function or type name), or a statement on a qualified
+     * table whose every operator, function and type is named with {@code pg_catalog} (the permit's {@code UPDATE},
+     * {@link DecisionCall#take}).
      */
     <T> T call(String what, Work<T> work) {
         return borrowed(what, false, work);

@@ -65,6 +65,13 @@ class HostileRolesTest {
             assertThat(store.rateLimits().tryTake("tenant_a", onePerHour)).isZero();
             assertThat(store.rateLimits().tryTake("tenant_a", onePerHour)).as("the second permit").isPositive();
             assertThat(store.rateLimits().availablePermits("tenant_a", onePerHour)).isZero();
+            // the permits a bucket has are taken by one UPDATE sent as a statement, with every operator qualified:
+            // a look-alike *(numeric, integer) or /(numeric, bigint) would move the bucket's clock
+            RateLimit threePerHour = RateLimit.perHour(3);
+            for (int permit = 0; permit < 3; permit++) {
+                assertThat(store.rateLimits().tryTake("tenant_fast", threePerHour)).as("permit %d", permit).isZero();
+            }
+            assertThat(store.rateLimits().tryTake("tenant_fast", threePerHour)).as("the fourth").isPositive();
 
             // =(text, varchar) matching every row would read another request's APPROVED back
             ApprovalStore approvals = store.approvals(Duration.ofMillis(400));
@@ -113,6 +120,13 @@ class HostileRolesTest {
             }
         }
         assertThat(trapped(url)).contains("=(text, varchar)");
+        try (Connection connection = DriverManager.getConnection(url, roles.app, PASSWORD);
+             Statement unhardened = connection.createStatement();
+             ResultSet row = unhardened.executeQuery("SELECT 1.5::numeric * 1000000, 1.5::numeric / 2::bigint")) {
+            row.next();
+            assertThat(row.getInt(1)).as("the hostile * wins over numeric * numeric").isZero();
+        }
+        assertThat(trapped(url)).contains("*(numeric, integer)", "/(numeric, bigint)");
     }
 
     @Test
@@ -196,6 +210,14 @@ class HostileRolesTest {
                     + " AS $$ INSERT INTO public.trapped VALUES ('*(bigint, interval)'); SELECT interval '1000 years' $$");
             statement.execute("CREATE OPERATOR public.* (LEFTARG = bigint, RIGHTARG = interval,"
                     + " FUNCTION = public.trap_times)");
+            statement.execute("CREATE FUNCTION public.trap_numeric_times(numeric, integer) RETURNS numeric LANGUAGE sql"
+                    + " AS $$ INSERT INTO public.trapped VALUES ('*(numeric, integer)'); SELECT 0::numeric $$");
+            statement.execute("CREATE OPERATOR public.* (LEFTARG = numeric, RIGHTARG = integer,"
+                    + " FUNCTION = public.trap_numeric_times)");
+            statement.execute("CREATE FUNCTION public.trap_numeric_over(numeric, bigint) RETURNS numeric LANGUAGE sql"
+                    + " AS $$ INSERT INTO public.trapped VALUES ('/(numeric, bigint)'); SELECT 0::numeric $$");
+            statement.execute("CREATE OPERATOR public./ (LEFTARG = numeric, RIGHTARG = bigint,"
+                    + " FUNCTION = public.trap_numeric_over)");
             statement.execute("CREATE FUNCTION public.pg_notify(text, varchar) RETURNS void LANGUAGE sql AS"
                     + " $$ INSERT INTO public.trapped VALUES ('pg_notify') $$");
             statement.execute("CREATE FUNCTION public.clock_timestamp() RETURNS timestamptz LANGUAGE sql AS"

@@ -16,16 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,31 +97,18 @@ class OneDecisionTest {
     void twoInstancesRacingTakeExactlyTheLimit() throws Exception {
         List<SecurityContext> contexts = List.of(context(storeA, "race", RateLimit.perHour(5)),
                 context(storeB, "race", RateLimit.perHour(8)));
-        ExecutorService threads = Executors.newFixedThreadPool(8);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Boolean>> calls = new ArrayList<>();
-            for (int i = 0; i < 40; i++) {
-                SecurityContext context = contexts.get(i % 2);
-                calls.add(threads.submit(() -> {
-                    start.await();
-                    try {
-                        context.guard(Operation.FILE_READ, "/ws/a.txt");
-                        return true;
-                    } catch (RateLimitedException limited) {
-                        return false;
-                    }
-                }));
-            }
-            start.countDown();
-            int passed = 0;
-            for (Future<Boolean> call : calls) {
-                passed += call.get(60, TimeUnit.SECONDS) ? 1 : 0;
-            }
-            assertThat(passed).isEqualTo(5);
-        } finally {
-            threads.shutdownNow();
-        }
+        int passed = TwoInstances.race(40, i -> {
+            SecurityContext context = contexts.get(i % 2);
+            return () -> {
+                try {
+                    context.guard(Operation.FILE_READ, "/ws/a.txt");
+                    return true;
+                } catch (RateLimitedException limited) {
+                    return false;
+                }
+            };
+        });
+        assertThat(passed).isEqualTo(5);
         assertThat(count("mero_retry_attempt WHERE scope = 'race'")).as("every reservation ended").isZero();
     }
 
@@ -136,8 +118,33 @@ class OneDecisionTest {
              HikariDataSource pool = PostgresServer.pool(durable.createDatabase(), 2)) {
             PostgresPolicyStore.builder().dataSource(pool).migrate(true).build().close();
             assertThat(synchronousCommitDuringDecision(pool)).as("fsync on").isEqualTo("off");
+            assertThat(synchronousCommitDuringStatement(pool)).as("fsync on, the permit's UPDATE").isEqualTo("off");
         }
         assertThat(synchronousCommitDuringDecision(poolA)).as("fsync off: nothing to wait for").isEqualTo("on");
+        assertThat(synchronousCommitDuringStatement(poolA)).as("fsync off, the permit's UPDATE").isEqualTo("on");
+    }
+
+    /** synchronous_commit within a transaction that took a permit with the UPDATE the store sends first. */
+    private static String synchronousCommitDuringStatement(HikariDataSource pool) throws SQLException {
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+             PreparedStatement update = connection.prepareStatement(DecisionCall.fastTake("public.mero_rate_limit"))) {
+            assertThat(single(statement, "SELECT taken FROM public.mero_decide('async-fast', 3600000000, 2, 2, 0, NULL,"
+                    + " NULL, NULL, NULL, NULL, NULL, NULL, NULL)")).as("the bucket exists").isEqualTo("t");
+            connection.setAutoCommit(false);
+            update.setString(1, "async-fast");
+            update.setLong(2, 3_600_000_000L);
+            update.setLong(3, 2);
+            update.setLong(4, 2);
+            try (ResultSet row = update.executeQuery()) {
+                assertThat(row.next()).as("the second permit").isTrue();
+                assertThat(row.getLong(1)).as("permits left").isZero();
+            }
+            String during = single(statement, "SHOW synchronous_commit");
+            connection.commit();
+            assertThat(single(statement, "SHOW synchronous_commit")).as("the next transaction").isEqualTo("on");
+            connection.setAutoCommit(true);
+            return during;
+        }
     }
 
     /** synchronous_commit within a transaction that called mero_decide; checks it is back after the commit. */

@@ -42,7 +42,9 @@ import javax.sql.DataSource;
  * It starts a private server as the tests do ({@link PostgresServer}), once with fsync off (a commit costs no disk
  * flush) and once with fsync on (every durable commit waits for the disk, which {@code SELECT 1} never does);
  * {@code -Dmero.fsync=off} or {@code on} runs one of them. The row "the same as version 7 did" calls the functions
- * of schema version 7 (permit, reservation, end: three round trips) for a comparison in the same run.
+ * of schema version 7 (permit, reservation, end: three round trips) for a comparison in the same run, and "the
+ * same through mero_decide" takes a permit as the store did before it sent {@code mero_decide}'s fast path as one
+ * statement (the function call, without the guard).
  */
 public final class StoreDecisionRatio {
 
@@ -93,6 +95,8 @@ public final class StoreDecisionRatio {
                     "INSERT INTO public.bench_row AS b VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = b.n + 1"));
             scenarios.put("guard, no store (path decision only)", () -> plain.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + rate limit", () -> limited.guard(Operation.FILE_READ, "/ws/a.txt"));
+            scenarios.put("  the same through mero_decide (no UPDATE)", () -> execute(pool, "SELECT taken FROM"
+                    + " public.mero_decide('v8', 1, 1000000, 1000000, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)"));
             scenarios.put("guard + retry budget", () -> budgeted.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("guard + rate limit + retry budget", () -> decided.guard(Operation.FILE_READ, "/ws/a.txt"));
             scenarios.put("  the same as version 7 did (3 calls)", () -> {

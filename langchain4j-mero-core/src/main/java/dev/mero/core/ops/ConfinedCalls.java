@@ -57,10 +57,13 @@ interface ConfinedCalls {
 
     /**
      * Opens a regular file for reading with one confined {@code openat2} from its mount's directory descriptor,
-     * never following a link, never blocking on a pipe, and checks its type on the open descriptor.
+     * never following a link, never blocking on a pipe, and checks its type on the open descriptor. A success
+     * must mean that no name below the mount's directory is a link: {@code read_file} opens the path as written
+     * while deciding it ({@link ReadOpen}) and takes a success as proof that it is the real path.
      *
      * @param entry the mount the file is in
-     * @param file  the file's canonical real path, below the mount's real path
+     * @param file  the file's path, below the mount's real path: the canonical real path, or a path as written
+     *              that is the real path exactly when this open succeeds
      * @return the channel, positioned at 0, whose {@code size()} is the file's size; or {@code null} when this
      *         layer does not decide (then take the JDK's path)
      */

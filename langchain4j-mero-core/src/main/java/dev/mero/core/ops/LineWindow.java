@@ -21,9 +21,12 @@ final class LineWindow {
 
     final byte[] bytes;
     final int firstLine;
-    final int lastLine;
-    final long totalLines;
+    /** The window's last line; with {@link #totalLines}, counted when first asked for a {@link #wholeFile}. */
+    private int lastLine;
+    private long totalLines;
     final boolean totalKnown;
+    /** The window is the whole file, from line 1 to its end, which was seen: no line cut, within the limit. */
+    final boolean wholeFile;
     final boolean cutInsideLine;
     final boolean binary;
     final long fileBytes;
@@ -34,10 +37,40 @@ final class LineWindow {
         this.firstLine = firstLine;
         this.lastLine = lastLine;
         this.totalLines = totalLines;
+        this.wholeFile = totalLines < 0;
         this.totalKnown = totalKnown;
         this.cutInsideLine = cutInsideLine;
         this.binary = binary;
         this.fileBytes = fileBytes;
+    }
+
+    /**
+     * The window's last line, 1-based (0 for none).
+     *
+     * @return the line number
+     */
+    int lastLine() {
+        countWholeFile();
+        return lastLine;
+    }
+
+    /**
+     * How many lines the file has, as far as it was read ({@link #totalKnown}).
+     *
+     * @return the count
+     */
+    long totalLines() {
+        countWholeFile();
+        return totalLines;
+    }
+
+    /** A whole file's lines, counted only when asked: {@code read_file} returns a whole file as it is. */
+    private void countWholeFile() {
+        if (totalLines < 0) {
+            long lines = Bytes.count(bytes, (byte) '\n', 0, bytes.length);
+            totalLines = bytes[bytes.length - 1] == '\n' ? lines : lines + 1;
+            lastLine = (int) totalLines;
+        }
     }
 
     /**
@@ -104,11 +137,16 @@ final class LineWindow {
             byte[] bytes = new byte[size];
             int n = in.readNBytes(bytes, 0, size);
             int next = n < size ? -1 : in.read();
-            long lines = Bytes.count(bytes, (byte) '\n', 0, n);
+            if (next < 0 && n == size && limit > size) {
+                // at most size lines, so within the limit: only the NUL bytes are looked for now
+                return new LineWindow(bytes, offset, -1, -1, true, false, Bytes.containsNul(bytes, 0, size), size);
+            }
+            // line ends and NUL bytes counted in one pass over the bytes
+            int counted = Bytes.countUnlessNul(bytes, (byte) '\n', 0, n);
+            long lines = counted < 0 ? -1L - counted : counted;
             if (next < 0 && n == size && lines < limit) {
                 long totalLines = bytes[size - 1] == '\n' ? lines : lines + 1;
-                return new LineWindow(bytes, offset, (int) totalLines, totalLines, true, false,
-                        Bytes.indexOf(bytes, (byte) 0, 0, size) >= 0, size);
+                return new LineWindow(bytes, offset, (int) totalLines, totalLines, true, false, counted < 0, size);
             }
             if (n > 0) {
                 feed(bytes, n);

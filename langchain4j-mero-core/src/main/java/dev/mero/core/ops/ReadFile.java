@@ -1,11 +1,10 @@
 package dev.mero.core.ops;
 
-import static java.nio.file.StandardOpenOption.READ;
-
 import dev.mero.core.InvalidInputException;
 import dev.mero.core.message.Messages;
 import dev.mero.core.guard.Operation;
 import dev.mero.core.OperationFailedException;
+import dev.mero.core.Permission;
 import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
@@ -39,7 +38,19 @@ final class ReadFile implements ToolOperation {
         if (limit < 1) {
             throw ToolArguments.invalid(arguments.tool(), "'limit' is " + limit + "; give at least 1 line");
         }
-        return context.run(Operation.FILE_READ, arguments.string("path"), null, null, target -> {
+        // where the kernel confines opens, the decision opens the file (ReadOpen) and the action reads it
+        ReadOpen opened = ReadOpen.begin(ConfinedCalls.current(), context.approvalRequired().contains(Permission.READ));
+        try {
+            return read(arguments.string("path"), offset, limit, opened);
+        } finally {
+            if (opened != null) {
+                opened.close();
+            }
+        }
+    }
+
+    private String read(String path, int offset, int limit, ReadOpen opened) {
+        return context.run(Operation.FILE_READ, path, null, null, target -> {
             if (target.isMountRoot()) {
                 throw new OperationFailedException(Messages.quote(target.virtualPath()) + " is a directory, not a "
                         + "regular file; read_file works on regular files only. Use list_directory to see its entries.");
@@ -47,7 +58,8 @@ final class ReadFile implements ToolOperation {
             LineWindow window;
             // one open the kernel confines below the mount, where it can (ConfinedCalls); anything but a plain
             // success there takes the path below, which decides and explains as it always has
-            try (SeekableByteChannel confined = Targets.openConfined(target)) {
+            SeekableByteChannel taken = opened == null ? null : opened.taken(target.realPath());
+            try (SeekableByteChannel confined = taken != null ? taken : Targets.openConfined(target)) {
                 if (confined != null) {
                     window = LineWindow.read(Channels.newInputStream(confined), confined.size(), offset, limit,
                             limits.maxReadBytes(), limits.maxScanBytes());
@@ -64,7 +76,9 @@ final class ReadFile implements ToolOperation {
                 if (!attributes.isRegularFile()) {
                     throw Targets.notAFile(target, attributes, "read_file");
                 }
-                try (SeekableByteChannel channel = parent.newByteChannel(Targets.name(target), READ)) {
+                // its type was read just above: not read again before the open (a pipe swapped in since then is
+                // opened through BoundedOpen and refused, as after any listing)
+                try (SeekableByteChannel channel = parent.openListedFile(Targets.name(target))) {
                     window = LineWindow.read(Channels.newInputStream(channel), attributes.size(), offset, limit,
                             limits.maxReadBytes(), limits.maxScanBytes());
                 }
@@ -80,16 +94,17 @@ final class ReadFile implements ToolOperation {
             throw new OperationFailedException(Messages.quote(virtualPath) + " looks like a binary file (it "
                     + "contains NUL bytes); read_file only returns text.");
         }
-        if (window.totalLines == 0 && window.totalKnown) {
+        if (window.bytes.length == 0 && window.totalLines() == 0 && window.totalKnown) {
             return "[" + Messages.quote(virtualPath) + " is an empty file.]";
         }
-        if (window.bytes.length == 0 && offset > window.totalLines) {
+        if (window.bytes.length == 0 && offset > window.totalLines()) {
             throw new InvalidInputException("Invalid input: 'offset' is " + offset + " but "
                     + Messages.quote(virtualPath) + " has " + (window.totalKnown ? "" : "at least ")
-                    + window.totalLines + (window.totalLines == 1 ? " line" : " lines")
-                    + ". Expected an offset between 1 and " + window.totalLines + ".");
+                    + window.totalLines() + (window.totalLines() == 1 ? " line" : " lines")
+                    + ". Expected an offset between 1 and " + window.totalLines() + ".");
         }
-        boolean whole = offset == 1 && window.totalKnown && window.lastLine >= window.totalLines
+        // a whole file read from line 1 answers without its lines counted
+        boolean whole = window.wholeFile || offset == 1 && window.totalKnown && window.lastLine() >= window.totalLines()
                 && !window.cutInsideLine;
         Utf8Text decoded = Utf8Text.decode(window.bytes, window.bytes.length, whole || !window.cutInsideLine);
         if (whole && decoded.replaced() == 0) {
@@ -107,15 +122,15 @@ final class ReadFile implements ToolOperation {
     }
 
     private static String note(String virtualPath, LineWindow window) {
-        String of = (window.totalKnown ? " of " : " of at least ") + window.totalLines;
+        String of = (window.totalKnown ? " of " : " of at least ") + window.totalLines();
         if (window.cutInsideLine) {
-            return "[Truncated: line " + window.lastLine + of + " of " + Messages.quote(virtualPath)
+            return "[Truncated: line " + window.lastLine() + of + " of " + Messages.quote(virtualPath)
                     + " is longer than " + window.bytes.length + " bytes; only its start is shown.]";
         }
-        boolean atEnd = window.totalKnown && window.lastLine >= window.totalLines;
-        String shown = "lines " + window.firstLine + "-" + window.lastLine + of + " of " + Messages.quote(virtualPath);
+        boolean atEnd = window.totalKnown && window.lastLine() >= window.totalLines();
+        String shown = "lines " + window.firstLine + "-" + window.lastLine() + of + " of " + Messages.quote(virtualPath);
         return atEnd ? "[Showing " + shown + " (to the end).]"
-                : "[Truncated: showing " + shown + "; call read_file with offset=" + (window.lastLine + 1)
+                : "[Truncated: showing " + shown + "; call read_file with offset=" + (window.lastLine() + 1)
                 + " to read on.]";
     }
 }

@@ -291,9 +291,10 @@ final class SecureDirectory implements Closeable {
     }
 
     /**
-     * Opens for reading an entry that a listing of this directory has just read, without following a link, as a
-     * regular file: its type is not read again before the open (a walk reads every entry's type already, and one
-     * more {@code fstatat} per file was a tenth of a search). An entry swapped for a pipe since then is opened
+     * Opens for reading an entry whose type a listing of this directory (or {@code read_file}'s look at its
+     * attributes) has just read, without following a link, as a regular file: its type is not read again before
+     * the open (a walk reads every entry's type already, and one more {@code fstatat} per file was a tenth of a
+     * search). An entry swapped for a pipe since then is opened
      * through {@link BoundedOpen} and refused when the channel cannot seek, as with {@link #newByteChannel}.
      *
      * @param name a single name, listed as a regular file

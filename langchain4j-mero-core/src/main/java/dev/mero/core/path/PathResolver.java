@@ -50,6 +50,8 @@ public final class PathResolver {
     private final List<PathEntry> entries;
     /** Entries from the outermost directory to the innermost, stable for equal depth. */
     private final List<PathEntry> byDepth;
+    /** The name counts of the entries' real directories, ascending, each once: the only ancestors to look up. */
+    private final int[] rootDepths;
     private final Set<Permission> ceiling;
     /** Entries by slug: a virtual path finds its mount in one look-up, whatever the number of entries. */
     private final Map<String, PathEntry> bySlug;
@@ -73,6 +75,7 @@ public final class PathResolver {
         List<PathEntry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparingInt(e -> e.realPath().getNameCount()));
         this.byDepth = List.copyOf(sorted);
+        this.rootDepths = sorted.stream().mapToInt(e -> e.realPath().getNameCount()).distinct().toArray();
         this.ceiling = ceiling;
         Map<String, PathEntry> slugs = new HashMap<>();
         for (PathEntry entry : this.entries) {
@@ -182,8 +185,13 @@ public final class PathResolver {
      */
     public ResolvedPath resolve(String input, Set<Permission> needed, boolean followLast) {
         List<String> names = PathSyntax.components(input);
+        ResolvedPath opened = followLast ? decideOpening(input, names, needed) : null;
+        if (opened != null) {
+            return opened;
+        }
         try {
-            Path real = input.startsWith("/") ? absolute(input, names, followLast) : relative(input, names, followLast);
+            Path real = input.startsWith("/") ? absolute(input, names, followLast, false)
+                    : relative(input, names, followLast, false);
             ResolvedPath decided = decide(input, real, needed);
             return followLast ? decided : asEntry(decided);
         } catch (InvalidPathException e) {
@@ -254,26 +262,63 @@ public final class PathResolver {
         return text;
     }
 
-    private Path relative(String input, List<String> names, boolean followLast) {
+    /**
+     * A read decided on the path as written and confirmed by opening it ({@link ConfirmedOpen}), where the calling
+     * thread has one installed: the decision first (below a mount's resolved directory, without an {@code lstat}
+     * per name), then, only where it allows the read without an approval, the open from the outermost mount that
+     * holds the file, which the kernel refuses if any name below that mount is a link. {@code null} for anything
+     * else (a refusal, a link, a missing file, a file that is not regular): then the path is decided as always,
+     * and a refusal explained as always.
+     */
+    private ResolvedPath decideOpening(String input, List<String> names, Set<Permission> needed) {
+        ConfirmedOpen open = ConfirmedOpen.current();
+        if (open == null || needed.size() != 1 || !needed.contains(Permission.READ)) {
+            return null;
+        }
+        ResolvedPath decided;
+        try {
+            Path lexical = input.startsWith("/") ? absolute(input, names, true, true)
+                    : relative(input, names, true, true);
+            if (lexical == null) {
+                return null;
+            }
+            decided = decide(input, lexical, needed);
+        } catch (RuntimeException refused) {
+            // decided again, and explained, on the usual path
+            return null;
+        }
+        if (decided.isMountRoot() || decided.approvalRequired().contains(Permission.READ)) {
+            return null;
+        }
+        return open.confirm(containing(decided.realPath()).get(0), decided.realPath()) ? decided : null;
+    }
+
+    private Path relative(String input, List<String> names, boolean followLast, boolean lexicalOnly) {
         if (entries.isEmpty()) {
             throw new PathAccessDeniedException("Path " + Messages.quote(input) + " is not covered by any PathEntry in "
                     + "context " + Messages.quote(contextName) + " (the context mounts no paths).");
         }
-        return underMount(input, entries.get(0).realPath(), true, names, followLast);
+        return underMount(input, entries.get(0).realPath(), true, names, followLast, lexicalOnly);
     }
 
-    private Path absolute(String input, List<String> names, boolean followLast) {
+    /** With {@code lexicalOnly}: the path as written below a mount's resolved directory, else {@code null}. */
+    private Path absolute(String input, List<String> names, boolean followLast, boolean lexicalOnly) {
         // 1. A host path written under an entry's directory (as configured or as resolved).
         PathEntry host = outermostLexicalRoot(names);
         if (host != null) {
             boolean resolved = startsWith(names, host.realPath());
             Path root = resolved ? host.realPath() : host.path();
-            return underMount(input, root, resolved, names.subList(root.getNameCount(), names.size()), followLast);
+            return underMount(input, root, resolved, names.subList(root.getNameCount(), names.size()), followLast,
+                    lexicalOnly);
         }
         // 2. A virtual path under a mounted slug.
         PathEntry mount = names.isEmpty() ? null : bySlug.get(names.get(0));
         if (mount != null) {
-            return underMount(input, mount.realPath(), true, names.subList(1, names.size()), followLast);
+            return underMount(input, mount.realPath(), true, names.subList(1, names.size()), followLast,
+                    lexicalOnly);
+        }
+        if (lexicalOnly) {
+            return null;
         }
         // 3. A host path that reaches an entry through a symlink elsewhere on the host.
         Path lexical = Path.of("/").resolve(String.join("/", names)).normalize();
@@ -302,7 +347,8 @@ public final class PathResolver {
      * {@code canonicalRoot} says that {@code root} is an entry's resolved directory, so that only the names
      * below it need to be looked at.
      */
-    private Path underMount(String input, Path root, boolean canonicalRoot, List<String> names, boolean followLast) {
+    private Path underMount(String input, Path root, boolean canonicalRoot, List<String> names, boolean followLast,
+                            boolean lexicalOnly) {
         Deque<String> stack = new ArrayDeque<>();
         for (String name : names) {
             if (!name.equals("..")) {
@@ -319,6 +365,9 @@ public final class PathResolver {
         for (String name : stack) {
             lexical = lexical.resolve(name);
             below[depth++] = lexical;
+        }
+        if (lexicalOnly) {
+            return canonicalRoot ? lexical : null;
         }
         if (!followLast && !stack.isEmpty()) {
             // the link's own location: its directory resolved, its name kept
@@ -602,17 +651,30 @@ public final class PathResolver {
                         + Messages.quote(real.toString()));
     }
 
-    /** Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor. */
+    /**
+     * Entries whose real directory contains {@code real}, outermost first: a look-up per ancestor at the depths
+     * where entries are (usually one), reached from {@code real} upwards, not built from the root down.
+     */
     private List<PathEntry> containing(Path real) {
         List<PathEntry> result = new ArrayList<>(2);
-        Path ancestor = real.getRoot();
-        if (ancestor == null) {
+        if (real.getRoot() == null) {
             return result;
         }
-        result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
-        for (Path name : real) {
-            ancestor = ancestor.resolve(name);
-            result.addAll(byRealRoot.getOrDefault(ancestor, List.of()));
+        Path ancestor = real;
+        int at = real.getNameCount();
+        for (int i = rootDepths.length - 1; i >= 0; i--) {
+            int depth = rootDepths[i];
+            if (depth > at) {
+                continue;
+            }
+            while (at > depth) {
+                ancestor = ancestor.getParent();
+                at--;
+            }
+            List<PathEntry> found = byRealRoot.get(ancestor);
+            if (found != null) {
+                result.addAll(0, found);
+            }
         }
         return result;
     }

@@ -60,7 +60,8 @@ final class PathSyntax {
             if (name.isEmpty() || name.equals(".")) {
                 continue;
             }
-            if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+            // a char is at most 3 bytes in UTF-8 (a surrogate pair 4 for 2): only a long name needs encoding
+            if (name.length() * 3 > MAX_NAME_BYTES && name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
                 throw new InvalidInputException("A name in path " + Messages.quote(abbreviate(path)) + " is longer than "
                         + MAX_NAME_BYTES + " bytes. Give a shorter name.");
             }

@@ -37,7 +37,7 @@ class LineWindowProperties {
         LineWindow fast = LineWindow.read(new Trickle(file, readSize), sizeHint, offset, limit, maxBytes, maxScan);
         Reference slow = Reference.read(new Trickle(file, readSize), offset, limit, maxBytes, maxScan);
         assertThat(fast.bytes).as("window").isEqualTo(slow.bytes);
-        assertThat(List.of(fast.firstLine, fast.lastLine, fast.totalLines, fast.totalKnown, fast.cutInsideLine,
+        assertThat(List.of(fast.firstLine, fast.lastLine(), fast.totalLines(), fast.totalKnown, fast.cutInsideLine,
                 fast.binary, fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
                 slow.totalKnown, slow.cutInsideLine, slow.binary, slow.fileBytes));
     }
@@ -57,7 +57,7 @@ class LineWindowProperties {
         LineWindow fast = LineWindow.read(new Trickle(file, readSize), sizeHint, 1, lines, maxBytes, scan);
         Reference slow = Reference.read(new Trickle(file, readSize), 1, lines, maxBytes, scan);
         assertThat(fast.bytes).as("window").isEqualTo(slow.bytes);
-        assertThat(List.of(fast.firstLine, fast.lastLine, fast.totalLines, fast.totalKnown, fast.cutInsideLine,
+        assertThat(List.of(fast.firstLine, fast.lastLine(), fast.totalLines(), fast.totalKnown, fast.cutInsideLine,
                 fast.binary, fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
                 slow.totalKnown, slow.cutInsideLine, slow.binary, slow.fileBytes));
     }
@@ -77,6 +77,14 @@ class LineWindowProperties {
         }
         assertThat(Bytes.indexOf(bytes, value, from, to)).isEqualTo(index);
         assertThat(Bytes.count(bytes, value, from, to)).isEqualTo(count);
+        boolean nul = false;
+        for (int i = from; i < to; i++) {
+            nul |= bytes[i] == 0;
+        }
+        assertThat(Bytes.containsNul(bytes, from, to)).isEqualTo(nul);
+        if (value != 0) {
+            assertThat(Bytes.countUnlessNul(bytes, value, from, to)).isEqualTo(nul ? -1 - count : count);
+        }
     }
 
     @Example
@@ -85,8 +93,8 @@ class LineWindowProperties {
         LineWindow window = LineWindow.read(new Trickle(file, 8192), file.length, 1, Integer.MAX_VALUE, 1000,
                 10_000);
         assertThat(new String(window.bytes)).isEqualTo("one\ntwo\nthree");
-        assertThat(window.totalLines).isEqualTo(3);
-        assertThat(window.lastLine).isEqualTo(3);
+        assertThat(window.totalLines()).isEqualTo(3);
+        assertThat(window.lastLine()).isEqualTo(3);
         assertThat(window.totalKnown).isTrue();
         assertThat(window.binary).isFalse();
     }

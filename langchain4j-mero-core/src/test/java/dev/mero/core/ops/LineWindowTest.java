@@ -29,8 +29,8 @@ class LineWindowTest {
         LineWindow window = read("a\nb\nc\nd\n", 2, 2, 1000, 1000);
         assertThat(text(window)).isEqualTo("b\nc\n");
         assertThat(window.firstLine).isEqualTo(2);
-        assertThat(window.lastLine).isEqualTo(3);
-        assertThat(window.totalLines).isEqualTo(4);
+        assertThat(window.lastLine()).isEqualTo(3);
+        assertThat(window.totalLines()).isEqualTo(4);
         assertThat(window.totalKnown).isTrue();
         assertThat(window.cutInsideLine).isFalse();
         assertThat(window.binary).isFalse();
@@ -41,46 +41,46 @@ class LineWindowTest {
     void aWindowReachingTheEndEndsWithTheLastLineWithOrWithoutANewline() throws IOException {
         LineWindow whole = read("a\nb\nc", 1, 10, 1000, 1000);
         assertThat(text(whole)).isEqualTo("a\nb\nc");
-        assertThat(whole.lastLine).isEqualTo(3);
-        assertThat(whole.totalLines).isEqualTo(3);
+        assertThat(whole.lastLine()).isEqualTo(3);
+        assertThat(whole.totalLines()).isEqualTo(3);
         LineWindow tail = read("a\nb\nc\n", 3, 10, 1000, 1000);
         assertThat(text(tail)).isEqualTo("c\n");
-        assertThat(tail.lastLine).isEqualTo(3);
-        assertThat(tail.totalLines).isEqualTo(3);
+        assertThat(tail.lastLine()).isEqualTo(3);
+        assertThat(tail.totalLines()).isEqualTo(3);
     }
 
     @Test
     void anEmptyFileHasNoLines() throws IOException {
         LineWindow window = read("", 1, 10, 1000, 1000);
         assertThat(window.bytes).isEmpty();
-        assertThat(window.totalLines).isZero();
-        assertThat(window.lastLine).isZero();
+        assertThat(window.totalLines()).isZero();
+        assertThat(window.lastLine()).isZero();
         assertThat(window.totalKnown).isTrue();
         assertThat(window.fileBytes).isZero();
-        assertThat(read("\n", 1, 10, 1000, 1000).totalLines).isEqualTo(1);
+        assertThat(read("\n", 1, 10, 1000, 1000).totalLines()).isEqualTo(1);
     }
 
     @Test
     void anOffsetPastTheEndGivesNoBytes() throws IOException {
         LineWindow window = read("a\nb\n", 5, 10, 1000, 1000);
         assertThat(window.bytes).isEmpty();
-        assertThat(window.totalLines).isEqualTo(2);
-        assertThat(window.lastLine).isEqualTo(4);
+        assertThat(window.totalLines()).isEqualTo(2);
+        assertThat(window.lastLine()).isEqualTo(4);
     }
 
     @Test
     void theByteLimitCutsAtTheLastWholeLine() throws IOException {
         LineWindow window = read("aa\nbb\ncc\n", 1, 10, 5, 1000);
         assertThat(text(window)).isEqualTo("aa\n");
-        assertThat(window.lastLine).isEqualTo(1);
+        assertThat(window.lastLine()).isEqualTo(1);
         assertThat(window.cutInsideLine).isFalse();
-        assertThat(window.totalLines).isEqualTo(3);
+        assertThat(window.totalLines()).isEqualTo(3);
         LineWindow exact = read("aa\nbb\ncc\n", 1, 10, 6, 1000);
         assertThat(text(exact)).isEqualTo("aa\nbb\n");
-        assertThat(exact.lastLine).isEqualTo(2);
+        assertThat(exact.lastLine()).isEqualTo(2);
         LineWindow later = read("aa\nbb\ncc\ndd\n", 2, 10, 6, 1000);
         assertThat(text(later)).isEqualTo("bb\ncc\n");
-        assertThat(later.lastLine).isEqualTo(3);
+        assertThat(later.lastLine()).isEqualTo(3);
     }
 
     @Test
@@ -89,8 +89,8 @@ class LineWindowTest {
         assertThat(text(window)).isEqualTo("abcd");
         assertThat(window.cutInsideLine).isTrue();
         assertThat(window.firstLine).isEqualTo(2);
-        assertThat(window.lastLine).isEqualTo(2);
-        assertThat(window.totalLines).isEqualTo(3);
+        assertThat(window.lastLine()).isEqualTo(2);
+        assertThat(window.totalLines()).isEqualTo(3);
         assertThat(window.totalKnown).isTrue();
     }
 
@@ -100,14 +100,14 @@ class LineWindowTest {
         LineWindow window = LineWindow.read(in, 12, 1, 2, 1000, 5);
         assertThat(text(window)).isEqualTo("a\nb\n");
         assertThat(window.totalKnown).isFalse();
-        assertThat(window.totalLines).isEqualTo(3);
+        assertThat(window.totalLines()).isEqualTo(3);
         assertThat(window.fileBytes).isEqualTo(5);
         assertThat(in.served).isEqualTo(5);
         byte[] big = "0123456789\n".repeat(2000).getBytes(StandardCharsets.US_ASCII);
         CountingStream large = new CountingStream(big);
         LineWindow first = LineWindow.read(large, big.length, 1, 1, 1000, 10_000);
         assertThat(large.served).isEqualTo(10_000);
-        assertThat(first.totalLines).isEqualTo(910);
+        assertThat(first.totalLines()).isEqualTo(910);
         assertThat(first.totalKnown).isFalse();
         assertThat(text(first)).isEqualTo("0123456789\n");
     }
@@ -117,8 +117,8 @@ class LineWindowTest {
         byte[] big = "0123456789\n".repeat(2000).getBytes(StandardCharsets.US_ASCII);
         LineWindow window = read(big, 1500, 2, 1000, 1_000_000);
         assertThat(text(window)).isEqualTo("0123456789\n0123456789\n");
-        assertThat(window.lastLine).isEqualTo(1501);
-        assertThat(window.totalLines).isEqualTo(2000);
+        assertThat(window.lastLine()).isEqualTo(1501);
+        assertThat(window.totalLines()).isEqualTo(2000);
         assertThat(window.fileBytes).isEqualTo(22_000);
         assertThat(window.totalKnown).isTrue();
     }
