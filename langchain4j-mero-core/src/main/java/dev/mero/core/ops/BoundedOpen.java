@@ -59,14 +59,18 @@ final class BoundedOpen {
     private static final long HOT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /** How long a caller spins for the result of its open before it sleeps: most opens end within it. */
     private static final long CALLER_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    /** A gap this long between two looks at the slot means the scheduler stopped the spinning thread. */
-    private static final long PREEMPTED_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /**
+     * A gap this long between two looks at the slot means the scheduler stopped the spinning thread for another's
+     * time slice. Shorter gaps happen on a quiet virtual machine too (20 us and 10 us below took the spin away
+     * there: 12x a raw read instead of 3.9x); a time slice on a loaded one is longer.
+     */
+    private static final long PREEMPTED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How long nothing spins for a task once the CPUs were found contended. */
     private static final long CALM_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Until when nothing spins for a task ({@link System#nanoTime()}). */
     private static volatile long calmUntil = System.nanoTime();
     /** How long a task waits in the slot for an awake opener thread before its caller takes it back. */
-    private static final long PICKUP_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
+    private static final long PICKUP_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     /** A task for an opener thread that is awake; taken back by its caller if none is. */
     private static final AtomicReference<Runnable> HOT_SLOT = new AtomicReference<>();
     /** How many opener threads are awake and waiting at {@link #HOT_SLOT}. */
