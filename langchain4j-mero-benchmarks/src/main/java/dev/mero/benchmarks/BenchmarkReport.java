@@ -30,26 +30,38 @@ public final class BenchmarkReport {
 
             ### What limits each ratio (measured)
 
-            - `read_file` (was 11x): one canonicalisation per call instead of three (the names below the mount are \
-            checked with one `lstat` each; `realpath` only where a link is met), the open walks from the mount's \
-            directory handle, kept open and bound to the mount's identity, instead of from `/`, no re-checks around \
-            a no-follow open. On Java 22+ the multi-release jar opens the file with one `openat2` from the mount's \
-            descriptor (`RESOLVE_BENEATH`, no links, non-blocking) and types it with `statx` on the descriptor. A small \
-            file read from line 1 now goes straight into the array that becomes the window (one copy, one pass for \
-            the line count and one for NUL bytes, one UTF-8 decoding), and the path inside a mount is cut from the \
-            path's text instead of `relativize`. Per read (`strace -c -f`, `ReadRatio`): Java 25 makes 7 system calls \
-            (`openat2`, 3 `statx`, 2 `pread`, `close`) where `Files.readString` makes 5 (`openat`, `fstat`, 2 `read`, \
-            `close`); Java 17 makes about 4 `stat` calls, the open and the reads, plus 6-7 `futex` calls: Java cannot \
-            open without blocking, so the open runs on an opener thread that the caller waits for a bounded time (a \
-            pipe swapped in after the type check would otherwise hang the caller), and on a loaded machine that \
-            hand-off is what swings most. The two `lstat` calls left before the open are the decision's own: the \
-            target's (is it a link? the decision and its audit record name the real path) and the mount root's (is \
-            it still the mounted directory?); the `openat2` cannot replace them without moving a refusal after the \
-            ALLOWED record. Interleaved rounds (`ReadRatio`, 10 reads a side per round, 3,000 rounds, load average \
-            8-11 on the shared 2-core machine), per-round median in five runs: Java 25 4.12-5.37x before, 3.50-3.87x \
-            after; Java 17 4.78-6.30x before, 4.53-5.41x after (the open's hand-off). What is left on Java 25, by \
-            samples: the path decision (resolve, containment, protected paths, permissions: about 30%), the guard \
-            and its audit event (about 13%), the read and its scans (about 22%), the confined open (about 20%).
+            - `read_file` (target 1.5x): earlier rounds made it one canonicalisation per call, an open from the \
+            mount's kept directory handle, a small file read straight into the array that becomes the window. Now, \
+            on Java 22+, the decision opens the file: it decides first on the path as written below the mount's \
+            canonical root, without an `lstat` per name, and where that allows the read without an approval, one \
+            `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, O_NONBLOCK)` from the outermost \
+            mount holding the file stands for those `lstat`s (a regular file opened that way proves the written path \
+            is the real one); anything else (a refusal, a link, a missing file, a pipe) is decided again on the full \
+            path, with the same messages and audit records, and no ALLOWED record precedes a refusal. The mount \
+            root's `lstat` stays before the open: a mount renamed and replaced is refused, not served from the old \
+            directory. A whole small file read from line 1 is checked for NUL bytes only; its lines are counted only \
+            where a message needs them. System calls per read (`strace -f -c`, 2,000 reads): Java 25 7 to 6 \
+            (`openat2`, 2 `statx`, 2 `pread`, `close`; `Files.readString` makes 5), Java 17 4 `statx` to 3, plus the \
+            open, the reads and the hand-off's `futex` calls; 12,976 to 12,488 bytes allocated per read on Java 25 \
+            (`-prof gc`). Java 17 cannot open without blocking, so the open runs on an opener thread \
+            (`BoundedOpen`) while the caller waits a bounded time (a pipe swapped in after the type check would \
+            otherwise hang the caller). On this virtual machine waking a thread on an idle CPU costs tens of \
+            microseconds, so an opener thread stays awake 50 us for the next open and the caller spins 50 us for its \
+            result (quiet: 24x to 3.2x); a spinning thread the scheduler stopped takes its next task only in its \
+            next time slice, so the spin stops for 100 ms when an opener thread finds a gap of 1 ms in its spin or a \
+            task waits 500 us in its slot (at load 4 from builds: 4.7-5.0x, 15-22x with the spin kept; shorter \
+            thresholds took the spin away on the quiet machine too). With six busy loops on the 2 cores every \
+            hand-off waits for a time slice: 19-28x. Java 22+ has no hand-off. Interleaved (`ReadRatio`, 2,000 \
+            rounds after 500) before the round, quiet: Java 25 2.66x, Java 17 3.8x; after, quiet: Java 25 2.19x, \
+            Java 17 3.2x. What is left on Java 25, by samples: the UTF-8 decoding into a `String` (about 19%; \
+            `Files.readString` skips a copy with the JDK's internal access), the path decision (about 14%), the guard \
+            and its audit event (about 13%), the end-of-file `pread` (which `Files.readString` makes too) and the \
+            mount root's `lstat`.
+            - `list_directory` (no target; `ListRatio`, 200 entries against a `DirectoryStream`, a sort and a no-follow \
+            type per entry, the same names and marks): each entry's protected-path check found the mounts above the \
+            entry again (51% of a listing's samples); the decision has refused a protected directory, so each \
+            entry's own path is matched against the globs once per listing now, as walks do: 1.94x to 1.52x on Java \
+            17 and 25 (load 5), 1.38x quiet.
             - The JMH figures of `read_file`, the tool loop and every other guarded benchmark include no console \
             output: the benchmarks jar carries its own `simplelogger.properties` (audit lines below `warn` are \
             dropped; the events are still built and recorded). The MCP module's file, shaded in since the HTTP load \
@@ -88,9 +100,17 @@ public final class BenchmarkReport {
             layer off from 5.1-5.6x to 2.3-2.6x; in a quiet moment (load 0.5-1.3) Java 17 from 4.81x to 2.44x, \
             Java 25 from 1.36x to 1.22x, Java 25 with the layer off 1.71x; merged with the faster path decisions \
             (load 1.8-2.0): Java 17 1.98x and 2.20x (per-round 2.03x, 2.09x), Java 25 1.19x and 1.20x. What is left on \
-            Java 17 is that hand-off, one per directory (about 1,200 `futex` calls per walk of 200 directories), \
+            Java 17 was that hand-off, one per directory (about 1,200 `futex` calls per walk of 200 directories), \
             which keeps a FIFO swapped in for a directory from blocking the caller: Java cannot open a directory \
-            without blocking on a FIFO.
+            without blocking on a FIFO. Now `find_files`, `directory_tree` and `search_text` walk on a thread of their \
+            own on Java 17 (`BoundedOpen.aside`, at most 32 such threads), whose opens run inline under a watch the \
+            caller keeps: a pipe an open waits on is released after 100 ms and the caller gives up after 2 s with the \
+            same refusal as before; a walk that writes (`delete_directory`, `sync_directory`) stays on the caller. \
+            One hand-off per walk instead of one per directory: `futex` calls in `SearchRatio 20 5 find` 38,482 to \
+            6,386; Java 17 `find_files` from 2.68-3.04x to 2.04-2.37x at load 1.5 (2.07x per round, 1.98x the \
+            ratio of the medians, quiet), `search_text` from 2.35-2.40x to 1.90-1.94x at load 3-4.5 (protected-path \
+            checks of walk entries also skip the globs a name's first and last character rule out, 9% of its \
+            samples before).
             - The LangChain4j loop (target 1.3x): the provider now builds its tool list once (it was rebuilt on \
             every turn) and the `<untrusted-data>` id comes from a DRBG seeded once instead of a read of the entropy \
             device. What is left is LangChain4j's own turn: two chat requests, the user-message template with its \
