@@ -19,9 +19,22 @@ BENCH_GROUPS=(jmh ratios scale mcp_stdio mcp_http pg_decision)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
+# settle: waits until the 1-minute load average is below MERO_SETTLE_LOAD (default 2, the cores) or
+# MERO_SETTLE_SECONDS (default 120) have passed, so that a group does not start in the wake of the one before
+# (the HTTP load group leaves the load at 4-5, which the next group measured)
+settle() {
+  local waited=0 limit=${MERO_SETTLE_SECONDS:-120}
+  while (( waited < limit )) && awk -v max="${MERO_SETTLE_LOAD:-2}" '{ exit !($1 >= max) }' /proc/loadavg; do
+    sleep 5
+    waited=$((waited + 5))
+  done
+  (( waited == 0 )) || echo "   (waited ${waited} s for the load to settle)" >&2
+}
+
 # run_group NAME: runs group_NAME, filing its section with the load before and after
 run_group() {
   local name=$1 index=$2 before after section="$out/sections/$(printf '%02d' "$2")-$1.md"
+  settle
   before=$(load)
   echo "== group $name (load $before)" >&2
   "group_$name" > "$section.tmp"
