@@ -142,7 +142,9 @@ group_pg_decision() {
   echo
   if [ -n "${MERO_PG_BIN:-}" ] || ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
     echo '```'
-    mvn -B -ntp -q -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests | tee "$out/decision-ratio.txt"
+    # Maven 3.8's console writes colour resets even in batch mode; the report keeps plain text
+    mvn -B -ntp -q -Pdecision-ratio -pl langchain4j-mero-postgres -am verify -DskipTests \
+      | sed 's/\x1b\[[0-9;]*m//g' | tee "$out/decision-ratio.txt"
     echo '```'
   else
     echo "Not run: no PostgreSQL server binaries (install postgresql or set MERO_PG_BIN)."
