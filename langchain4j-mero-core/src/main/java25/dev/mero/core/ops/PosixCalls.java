@@ -49,6 +49,12 @@ final class PosixCalls {
     static final int SEEK_CUR = 1;
     static final int SEEK_END = 2;
 
+    /**
+     * The room given to a {@code struct stat}, whatever a row says its size is: a row that says too little must never
+     * let the C library write past the buffer (144 bytes on every system of the table).
+     */
+    private static final long STAT_ROOM = 512;
+
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -81,6 +87,7 @@ final class PosixCalls {
      * @throws UnsupportedOperationException if the C library lacks a symbol
      */
     PosixCalls(PosixTable table) {
+        requireInside(table.stat());
         this.table = table;
         this.encoding = Charset.forName(FileNameEncoding.charset());
         Linker.Option errno = Linker.Option.captureCallState("errno");
@@ -104,6 +111,20 @@ final class PosixCalls {
         ftruncate = bind("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno);
         fsync = bind("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
         fchmod = bind("fchmod", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
+    }
+
+    /** Every field the row names lies inside its {@code struct stat}, and that inside the room given to it. */
+    private static void requireInside(PosixTable.StatLayout at) {
+        int[][] fields = {{at.dev(), at.devSize()}, {at.ino(), 8}, {at.mode(), at.modeSize()},
+            {at.nlink(), at.nlinkSize()}, {at.uid(), 4}, {at.gid(), 4}, {at.fileSize(), 8}, {at.atime(), 16},
+            {at.mtime(), 16}, {at.ctime(), 16}, {at.birthtime() < 0 ? 0 : at.birthtime(), 16}};
+        boolean inside = at.size() <= STAT_ROOM;
+        for (int[] field : fields) {
+            inside &= field[0] >= 0 && field[0] + field[1] <= at.size();
+        }
+        if (!inside) {
+            throw new UnsupportedOperationException("the table's struct stat does not hold its fields");
+        }
     }
 
     /**
@@ -194,7 +215,7 @@ final class PosixCalls {
     DescriptorAttributes fstat(int fd) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = arena.allocate(CAPTURE);
-            MemorySegment buffer = arena.allocate(table.stat().size(), 8);
+            MemorySegment buffer = arena.allocate(STAT_ROOM, 8);
             if ((int) fstat.invokeExact(capture, fd, buffer) < 0) {
                 throw failure(errno(capture), null);
             }
@@ -215,7 +236,7 @@ final class PosixCalls {
     DescriptorAttributes fstatat(int directory, String name, boolean follow) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = arena.allocate(CAPTURE);
-            MemorySegment buffer = arena.allocate(table.stat().size(), 8);
+            MemorySegment buffer = arena.allocate(STAT_ROOM, 8);
             int flags = follow ? 0 : table.flags().atSymlinkNofollow();
             if ((int) fstatat.invokeExact(capture, directory, native_(arena, name), buffer, flags) < 0) {
                 throw failure(errno(capture), name);

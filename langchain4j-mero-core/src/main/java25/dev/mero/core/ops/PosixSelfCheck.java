@@ -15,9 +15,9 @@ import java.util.stream.Stream;
 /**
  * Checks a row of {@link PosixTable} against the machine before the layer uses it: a wrong offset or symbol would
  * otherwise misjudge a file's type or identity in silence, and rows for systems this project's CI does not run
- * (Darwin) come from the headers alone. The root and the entries of the JDK's home directory are read with
- * {@code fstat}, {@code fstatat} and {@code readdir} through the row and compared with what the JDK reads by path
- * ({@code unix:*} attributes: inode, device, mode, link count, owner, group, size, times, file key) and lists; a
+ * (Darwin) come from the headers alone. The root, its symbolic links and the entries of the JDK's home directory
+ * are read with {@code fstat}, {@code fstatat} and {@code readdir} through the row and compared with what the JDK
+ * reads by path ({@code unix:*} attributes: inode, device, mode, link count, owner, group, size, times, file key) and lists; a
  * directory and a regular file must be among them. Any disagreement makes the layer unavailable, as a missing row
  * does.
  */
@@ -55,6 +55,7 @@ final class PosixSelfCheck {
             calls.close(rootFd);
         }
         compare("the root (fstatat)", root, () -> calls.fstatat(flags.atFdcwd(), root.toString(), false));
+        checkRootLinks(calls, directoryFlags);
 
         Path home = Path.of(System.getProperty("java.home")).toRealPath();
         int homeFd = calls.openat(flags.atFdcwd(), home.toString(), directoryFlags | flags.oNofollow(), 0);
@@ -88,6 +89,33 @@ final class PosixSelfCheck {
             }
         } finally {
             calls.close(homeFd);
+        }
+    }
+
+    /**
+     * The root's listing, and its symbolic links read without following them (Darwin's {@code /tmp}, {@code /var},
+     * {@code /etc}, a merged-{@code /usr} Linux's {@code /bin}, {@code /lib}): links never change, so they check
+     * {@code AT_SYMLINK_NOFOLLOW} without a race with what the other entries of the root are doing.
+     */
+    private static void checkRootLinks(PosixCalls calls, int directoryFlags) throws IOException {
+        Path root = Path.of("/");
+        int rootFd = calls.openat(calls.table.flags().atFdcwd(), root.toString(), directoryFlags, 0);
+        try {
+            List<String> names = list(calls, rootFd);
+            TreeSet<String> jdkNames = new TreeSet<>();
+            try (Stream<Path> listed = Files.list(root)) {
+                listed.forEach(entry -> jdkNames.add(entry.getFileName().toString()));
+            }
+            if (names.size() != jdkNames.size() || !jdkNames.equals(new TreeSet<>(names))) {
+                throw disagrees("the listing of the root");
+            }
+            for (String name : names.subList(0, Math.min(names.size(), MAX_ENTRIES))) {
+                if (Files.isSymbolicLink(root.resolve(name))) {
+                    compare("a link in the root", root.resolve(name), () -> calls.fstatat(rootFd, name, false));
+                }
+            }
+        } finally {
+            calls.close(rootFd);
         }
     }
 

@@ -45,7 +45,7 @@ record PosixTable(Symbols symbols, Flags flags, Errors errors, StatLayout stat, 
      * @param oDirectory        {@code O_DIRECTORY}
      * @param oNofollow         {@code O_NOFOLLOW}
      * @param oCloexec          {@code O_CLOEXEC}
-     * @param atFdcwd           {@code AT_FDCWD}
+     * @param atFdcwd           {@code AT_FDCWD} (only ever passed with an absolute path, which ignores it)
      * @param atRemovedir       {@code AT_REMOVEDIR}
      * @param atSymlinkNofollow {@code AT_SYMLINK_NOFOLLOW}
      */
