@@ -320,6 +320,20 @@ class PortableDirectoriesTest {
         return copy.newInstance(values);
     }
 
+    /** Where the mount namespace cannot be made: no class of the layer holds a path of {@code /proc}. */
+    @Test
+    void noClassOfTheLayerNamesAPathOfProc() throws IOException {
+        for (String name : List.of("PortableDirectories", "PosixCalls", "PosixTable", "PosixSelfCheck",
+                "DescriptorDirectoryStream", "DescriptorFileChannel", "DescriptorAttributeView", "DescriptorAttributes",
+                "DescriptorFileKey")) {
+            try (java.io.InputStream in = PortableDirectoriesTest.class.getResourceAsStream(name + ".class")) {
+                assertThat(in).as(name).isNotNull();
+                String constants = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertThat(constants).as(name).doesNotContain("/proc").doesNotContain("/dev/fd");
+            }
+        }
+    }
+
     /**
      * The layer in a JVM whose {@code /proc} is an empty file system, as on a system without one: where the mount
      * namespace can be made (root, or user namespaces allowed), the child ({@link PortableWithoutProc}) must pass.
