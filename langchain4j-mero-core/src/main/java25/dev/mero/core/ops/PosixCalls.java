@@ -299,7 +299,9 @@ final class PosixCalls {
 
     /**
      * {@code readdir(dir)}: the next entry's name in the JVM's file-name encoding (a name it cannot represent keeps
-     * its replacement characters and is refused when used), {@code null} at the end.
+     * its replacement characters and is refused when used), {@code null} at the end. {@code readdir} reports an
+     * error as it reports the end, so an error (an I/O error of the directory itself) ends the listing early: a
+     * listing may then be short, never longer, and nothing is opened by it.
      */
     String readdir(MemorySegment dir) {
         try {
