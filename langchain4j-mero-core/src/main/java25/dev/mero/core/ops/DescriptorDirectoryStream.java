@@ -86,6 +86,10 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
                                                            FileAttribute<?>... attrs) throws IOException {
         requireOpen();
         String name = single(path, false);
+        if (options.contains(StandardOpenOption.SYNC) || options.contains(StandardOpenOption.DSYNC)) {
+            // no caller asks for them; refused rather than ignored
+            throw new UnsupportedOperationException("the portable directory layer opens no file for synchronous I/O");
+        }
         boolean write = options.contains(StandardOpenOption.WRITE) || options.contains(StandardOpenOption.APPEND);
         boolean read = !write || options.contains(StandardOpenOption.READ);
         int access = write ? (read ? flags.oRdwr() : flags.oWronly()) : flags.oRdonly();

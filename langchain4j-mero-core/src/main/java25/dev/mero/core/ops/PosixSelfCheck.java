@@ -17,9 +17,9 @@ import java.util.stream.Stream;
  * otherwise misjudge a file's type or identity in silence, and rows for systems this project's CI does not run
  * (Darwin) come from the headers alone. The root, its symbolic links and the entries of the JDK's home directory
  * are read with {@code fstat}, {@code fstatat} and {@code readdir} through the row and compared with what the JDK
- * reads by path ({@code unix:*} attributes: inode, device, mode, link count, owner, group, size, times, file key) and lists; a
- * directory and a regular file must be among them. Any disagreement makes the layer unavailable, as a missing row
- * does.
+ * reads by path ({@code unix:*} attributes: inode, device, mode, link count, owner, group, size, times, file key)
+ * and lists; a directory and a regular file must be among them. Any disagreement makes the layer unavailable, as a
+ * missing row does. It runs once, when the calls are first bound, and reads a few dozen entries.
  */
 final class PosixSelfCheck {
 
