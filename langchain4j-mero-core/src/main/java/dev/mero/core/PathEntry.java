@@ -97,7 +97,9 @@ public final class PathEntry {
      * @return {@code true} if it is the mounted directory
      */
     public boolean isMountedDirectory(BasicFileAttributes attributes) {
-        return attributes.isDirectory() && identity != null && identity.equals(attributes.fileKey());
+        // the read key compares first: the portable directory layer's key knows the JDK's, not the other way round
+        Object key = attributes.fileKey();
+        return attributes.isDirectory() && identity != null && key != null && key.equals(identity);
     }
 
     /**

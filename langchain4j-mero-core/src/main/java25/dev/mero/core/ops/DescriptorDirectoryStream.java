@@ -1,34 +1,22 @@
 package dev.mero.core.ops;
 
-import static dev.mero.core.ops.PosixCalls.Table.O_APPEND;
-import static dev.mero.core.ops.PosixCalls.Table.O_CLOEXEC;
-import static dev.mero.core.ops.PosixCalls.Table.O_CREAT;
-import static dev.mero.core.ops.PosixCalls.Table.O_EXCL;
-import static dev.mero.core.ops.PosixCalls.Table.O_NOCTTY;
-import static dev.mero.core.ops.PosixCalls.Table.O_NONBLOCK;
-import static dev.mero.core.ops.PosixCalls.Table.O_RDONLY;
-import static dev.mero.core.ops.PosixCalls.Table.O_RDWR;
-import static dev.mero.core.ops.PosixCalls.Table.O_TRUNC;
-import static dev.mero.core.ops.PosixCalls.Table.O_WRONLY;
-
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.ClosedDirectoryStreamException;
-import java.nio.file.DirectoryStream;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.ProviderMismatchException;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
-import java.util.EnumSet;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
@@ -37,21 +25,27 @@ import java.util.Set;
  * this descriptor, one name at a time, with {@code O_NOFOLLOW} (a link is never followed, at any level, since a
  * directory is only ever reached this way) and {@code O_NONBLOCK} (a pipe never blocks the open); {@code ..}, a
  * name with a {@code /} and (except to open or read this directory again) {@code .} are refused. A file is typed on its
- * open descriptor before it is used, removed with {@code unlinkat} and renamed with {@code renameat}.
+ * open descriptor ({@code fstat}) before it is used, read and written through that descriptor
+ * ({@link DescriptorFileChannel}), removed with {@code unlinkat} and renamed with {@code renameat}.
  *
- * <p>The descriptor's own attributes, an entry's attributes (without following it) and the listing are read
- * through {@code /proc/self/fd/N}, which the kernel resolves to the open descriptor, never to a path: the same
- * {@code fstat}/{@code fstatat}/{@code fdopendir} the JDK's own secure directories make, with the JDK's types.
+ * <p>The descriptor's own attributes, an entry's attributes (without following it unless asked) and the listing
+ * are read with {@code fstat}, {@code fstatat} and {@code fdopendir}/{@code readdir} on the descriptor (the listing
+ * on a second descriptor of the same directory, opened as {@code .}), never through a path, with the JDK's
+ * attribute types ({@link DescriptorAttributes}). Nothing of {@code /proc} is read.
  */
 final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
 
     private final PosixCalls calls;
+    private final PosixTable.Flags flags;
     private final int fd;
-    private DirectoryStream<Path> listing;
+    /** The listing's {@code DIR *} while it is being read; {@code null} before and after. */
+    private MemorySegment listing;
+    private boolean listed;
     private boolean closed;
 
     private DescriptorDirectoryStream(PosixCalls calls, int fd) {
         this.calls = calls;
+        this.flags = calls.table.flags();
         this.fd = fd;
     }
 
@@ -64,13 +58,9 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
      * @throws IOException if it cannot be opened
      */
     static DescriptorDirectoryStream openRoot(PosixCalls calls, Path root) throws IOException {
-        return new DescriptorDirectoryStream(calls, calls.openat(calls.table.atFdcwd(), root.toString(),
-                O_RDONLY | O_CLOEXEC | calls.table.oDirectory(), 0));
-    }
-
-    /** Where the kernel shows this descriptor as the very file it is open on. */
-    private Path descriptor() {
-        return Path.of("/proc/self/fd/" + fd);
+        PosixTable.Flags flags = calls.table.flags();
+        return new DescriptorDirectoryStream(calls, calls.openat(flags.atFdcwd(), root.toString(),
+                flags.oRdonly() | flags.oCloexec() | flags.oDirectory(), 0));
     }
 
     /** A single name of this directory: never {@code ..}, never a path of several names, {@code .} only if asked. */
@@ -88,7 +78,7 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
             throws IOException {
         requireOpen();
         return new DescriptorDirectoryStream(calls, calls.openat(fd, single(path, true),
-                O_RDONLY | O_NONBLOCK | O_CLOEXEC | calls.table.oDirectory() | calls.table.oNofollow(), 0));
+                flags.oRdonly() | flags.oNonblock() | flags.oCloexec() | flags.oDirectory() | flags.oNofollow(), 0));
     }
 
     @Override
@@ -96,33 +86,32 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
                                                            FileAttribute<?>... attrs) throws IOException {
         requireOpen();
         String name = single(path, false);
+        if (options.contains(StandardOpenOption.SYNC) || options.contains(StandardOpenOption.DSYNC)) {
+            // no caller asks for them; refused rather than ignored
+            throw new UnsupportedOperationException("the portable directory layer opens no file for synchronous I/O");
+        }
         boolean write = options.contains(StandardOpenOption.WRITE) || options.contains(StandardOpenOption.APPEND);
-        int flags = (write ? (options.contains(StandardOpenOption.READ) ? O_RDWR : O_WRONLY) : O_RDONLY)
-                | (options.contains(StandardOpenOption.APPEND) ? O_APPEND : 0)
-                | (options.contains(StandardOpenOption.CREATE_NEW) ? O_CREAT | O_EXCL
-                        : options.contains(StandardOpenOption.CREATE) ? O_CREAT : 0)
-                | (write && options.contains(StandardOpenOption.TRUNCATE_EXISTING) ? O_TRUNC : 0);
-        int opened = calls.openat(fd, name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | calls.table.oNofollow(),
-                0666);
+        boolean read = !write || options.contains(StandardOpenOption.READ);
+        int access = write ? (read ? flags.oRdwr() : flags.oWronly()) : flags.oRdonly();
+        int open = access
+                | (options.contains(StandardOpenOption.APPEND) ? flags.oAppend() : 0)
+                | (options.contains(StandardOpenOption.CREATE_NEW) ? flags.oCreat() | flags.oExcl()
+                        : options.contains(StandardOpenOption.CREATE) ? flags.oCreat() : 0)
+                | (write && options.contains(StandardOpenOption.TRUNCATE_EXISTING) ? flags.oTrunc() : 0);
+        int opened = calls.openat(fd, name,
+                open | flags.oNonblock() | flags.oNoctty() | flags.oCloexec() | flags.oNofollow(), 0666);
         try {
-            Path file = Path.of("/proc/self/fd/" + opened);
             // the type of the open descriptor: what is read or written is what was checked
-            if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
+            if (!calls.fstat(opened).isRegularFile()) {
                 throw new FileSystemException(null, null,
                         "it is a pipe, device or socket, not a regular file or directory");
             }
-            // a regular file: opening its descriptor again cannot block, and reaches this very file
-            Set<StandardOpenOption> again = EnumSet.noneOf(StandardOpenOption.class);
-            for (StandardOpenOption kept : new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND, StandardOpenOption.SYNC, StandardOpenOption.DSYNC}) {
-                if (options.contains(kept)) {
-                    again.add(kept);
-                }
-            }
-            return FileChannel.open(file, again);
-        } finally {
+        } catch (IOException | RuntimeException | Error e) {
             calls.close(opened);
+            throw e;
         }
+        // a regular file: read and written through this very descriptor, which the channel now owns
+        return new DescriptorFileChannel(calls, opened, read, write);
     }
 
     @Override
@@ -134,7 +123,7 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
     @Override
     public synchronized void deleteDirectory(Path path) throws IOException {
         requireOpen();
-        calls.unlinkat(fd, single(path, false), calls.table.atRemovedir());
+        calls.unlinkat(fd, single(path, false), flags.atRemovedir());
     }
 
     @Override
@@ -153,16 +142,53 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
 
     @Override
     public <V extends FileAttributeView> V getFileAttributeView(Class<V> type) {
-        return Files.getFileAttributeView(descriptor(), type);
+        return view(type, new DescriptorAttributeView(this, null, false));
     }
 
     @Override
     public <V extends FileAttributeView> V getFileAttributeView(Path path, Class<V> type, LinkOption... options) {
         try {
-            return Files.getFileAttributeView(descriptor().resolve(single(path, true)), type, options);
+            boolean follow = !Arrays.asList(options).contains(LinkOption.NOFOLLOW_LINKS);
+            return view(type, new DescriptorAttributeView(this, single(path, true), follow));
         } catch (FileSystemException e) {
             // the interface has no checked failure here: never a view of what .. or a/b lead to
             throw new IllegalArgumentException(e.getReason(), e);
+        }
+    }
+
+    /** The view if it is of the type asked for (basic, owner or POSIX), else {@code null}, as the JDK answers. */
+    private static <V extends FileAttributeView> V view(Class<V> type, DescriptorAttributeView view) {
+        return type.isInstance(view) ? type.cast(view) : null;
+    }
+
+    /**
+     * The attributes of this directory ({@code name} {@code null}) or of an entry.
+     *
+     * @throws IOException if they cannot be read
+     */
+    synchronized DescriptorAttributes attributes(String name, boolean follow) throws IOException {
+        requireOpen();
+        return name == null ? calls.fstat(fd) : calls.fstatat(fd, name, follow);
+    }
+
+    /**
+     * Sets the permission bits of this directory ({@code name} {@code null}) or of an entry, through a descriptor
+     * opened without blocking and (unless asked to follow) without following a link.
+     *
+     * @throws IOException if they cannot be set
+     */
+    synchronized void setPermissions(String name, boolean follow, int mode) throws IOException {
+        requireOpen();
+        if (name == null) {
+            calls.fchmod(fd, mode);
+            return;
+        }
+        int opened = calls.openat(fd, name, flags.oRdonly() | flags.oNonblock() | flags.oNoctty() | flags.oCloexec()
+                | (follow ? 0 : flags.oNofollow()), 0);
+        try {
+            calls.fchmod(opened, mode);
+        } finally {
+            calls.close(opened);
         }
     }
 
@@ -171,15 +197,65 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
         if (closed) {
             throw new ClosedDirectoryStreamException();
         }
-        if (listing != null) {
+        if (listed) {
             throw new IllegalStateException("the directory was listed already");
         }
+        listed = true;
         try {
-            listing = Files.newDirectoryStream(descriptor());
+            // a descriptor of its own: the listing's offset is not this one's
+            int copy = calls.openat(fd, ".", flags.oRdonly() | flags.oNonblock() | flags.oCloexec()
+                    | flags.oDirectory(), 0);
+            try {
+                listing = calls.fdopendir(copy);
+            } catch (IOException | RuntimeException | Error e) {
+                calls.close(copy);
+                throw e;
+            }
         } catch (IOException e) {
-            throw new java.nio.file.DirectoryIteratorException(e);
+            throw new DirectoryIteratorException(e);
         }
-        return listing.iterator();
+        return new Names();
+    }
+
+    /** The names of the listing, read one {@code readdir} at a time; none after the stream is closed. */
+    private final class Names implements Iterator<Path> {
+        private String next;
+
+        @Override
+        public boolean hasNext() {
+            synchronized (DescriptorDirectoryStream.this) {
+                while (next == null && listing != null) {
+                    String name = calls.readdir(listing);
+                    if (name == null) {
+                        endListing();
+                    } else if (!".".equals(name) && !"..".equals(name)) {
+                        next = name;
+                    }
+                }
+                return next != null;
+            }
+        }
+
+        @Override
+        public Path next() {
+            synchronized (DescriptorDirectoryStream.this) {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                String name = next;
+                next = null;
+                return Path.of(name);
+            }
+        }
+    }
+
+    /** Closes the listing's {@code DIR *} and its descriptor. Called holding the lock. */
+    private void endListing() {
+        if (listing != null) {
+            MemorySegment dir = listing;
+            listing = null;
+            calls.closedir(dir);
+        }
     }
 
     @Override
@@ -189,9 +265,7 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
         }
         closed = true;
         try {
-            if (listing != null) {
-                listing.close();
-            }
+            endListing();
         } finally {
             calls.close(fd);
         }

@@ -39,7 +39,7 @@ final class PortableDirectories {
             try {
                 return PosixCalls.forThisMachine();
             } catch (RuntimeException | LinkageError e) {
-                // no table for this system, no such symbol, native access denied
+                // no row for this system, no such symbol, a row the machine disagrees with, native access denied
                 return null;
             }
         }

@@ -1,7 +1,10 @@
 package dev.mero.core.ops;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.mero.core.path.FileNameEncoding;
 import java.io.IOException;
@@ -20,89 +23,122 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
-import java.util.Locale;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 
 /**
  * The POSIX calls of the portable directory layer ({@link DescriptorDirectoryStream}), bound through the
- * foreign-function API from the C library: {@code openat}, {@code unlinkat}, {@code renameat}, {@code close} and
- * {@code strerror}. Their flag and error numbers differ between systems and architectures, so they come from a
- * small table ({@link Table}); a system without one is not served ({@link #forThisMachine()} fails and the caller
- * fails closed). Only Linux is in the table: the layer reads an open descriptor's type and lists it through
- * {@code /proc/self/fd}, which other systems do not have in that form.
+ * foreign-function API from the C library: {@code openat}, {@code unlinkat}, {@code renameat}, {@code close},
+ * {@code strerror}; {@code fstat} and {@code fstatat} for the type and attributes of an open descriptor or of an
+ * entry; {@code fdopendir}, {@code readdir} and {@code closedir} for listings; {@code read}, {@code write},
+ * {@code pread}, {@code pwrite}, {@code lseek}, {@code ftruncate}, {@code fsync} and {@code fchmod} for the files
+ * it opens ({@link DescriptorFileChannel}). No path of {@code /proc} is read: the layer serves systems without one.
+ * Flag and error numbers and structure layouts differ between systems and architectures, so they come from a table
+ * ({@link PosixTable}); a system without a row is not served ({@link #forThisMachine()} fails and the caller fails
+ * closed), nor is one whose row disagrees with what the JDK sees ({@link PosixSelfCheck}).
  */
 final class PosixCalls {
 
+    /** {@code S_IFMT} and the types ({@code <sys/stat.h>}): the same on every system of the table. */
+    static final int S_IFMT = 0170000;
+    static final int S_IFDIR = 0040000;
+    static final int S_IFREG = 0100000;
+    static final int S_IFLNK = 0120000;
+    /** {@code lseek} whence values, the same everywhere. */
+    static final int SEEK_SET = 0;
+    static final int SEEK_CUR = 1;
+    static final int SEEK_END = 2;
+
     /**
-     * One system's numbers.
-     *
-     * @param atFdcwd     {@code AT_FDCWD}
-     * @param oDirectory  {@code O_DIRECTORY}
-     * @param oNofollow   {@code O_NOFOLLOW}
-     * @param atRemovedir {@code AT_REMOVEDIR}
+     * The room given to a {@code struct stat}, whatever a row says its size is: a row that says too little must never
+     * let the C library write past the buffer (144 bytes on every system of the table).
      */
-    record Table(int atFdcwd, int oDirectory, int oNofollow, int atRemovedir) {
-        // the same on every Linux architecture in the table
-        static final int O_RDONLY = 0;
-        static final int O_WRONLY = 1;
-        static final int O_RDWR = 2;
-        static final int O_CREAT = 0x40;
-        static final int O_EXCL = 0x80;
-        static final int O_NOCTTY = 0x100;
-        static final int O_TRUNC = 0x200;
-        static final int O_APPEND = 0x400;
-        static final int O_NONBLOCK = 0x800;
-        static final int O_CLOEXEC = 0x80000;
-        static final int EACCES = 13;
-        static final int ENOENT = 2;
-        static final int EEXIST = 17;
-        static final int ENOTDIR = 20;
-        static final int ELOOP = 40;
-        static final int ENOTEMPTY = 39;
-        static final int EPERM = 1;
-        static final int ENXIO = 6;
-    }
+    private static final long STAT_ROOM = 512;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-    final Table table;
+    final PosixTable table;
     private final Charset encoding;
     private final MethodHandle openat;
     private final MethodHandle unlinkat;
     private final MethodHandle renameat;
     private final MethodHandle close;
     private final MethodHandle strerror;
+    private final MethodHandle fstat;
+    private final MethodHandle fstatat;
+    private final MethodHandle fdopendir;
+    private final MethodHandle readdir;
+    private final MethodHandle closedir;
+    private final MethodHandle read;
+    private final MethodHandle write;
+    private final MethodHandle pread;
+    private final MethodHandle pwrite;
+    private final MethodHandle lseek;
+    private final MethodHandle ftruncate;
+    private final MethodHandle fsync;
+    private final MethodHandle fchmod;
 
-    private PosixCalls(Table table) {
+    /**
+     * Binds the calls of a row; nothing is checked against the machine (see {@link PosixSelfCheck}).
+     *
+     * @param table the row
+     * @throws UnsupportedOperationException if the C library lacks a symbol
+     */
+    PosixCalls(PosixTable table) {
+        requireInside(table.stat());
         this.table = table;
         this.encoding = Charset.forName(FileNameEncoding.charset());
         Linker.Option errno = Linker.Option.captureCallState("errno");
+        PosixTable.Symbols names = table.symbols();
         openat = bind("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
                 Linker.Option.firstVariadicArg(3), errno);
         unlinkat = bind("unlinkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), errno);
         renameat = bind("renameat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), errno);
         close = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         strerror = bind("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        fstat = bind(names.fstat(), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), errno);
+        fstatat = bind(names.fstatat(), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), errno);
+        fdopendir = bind(names.fdopendir(), FunctionDescriptor.of(ADDRESS, JAVA_INT), errno);
+        readdir = bind(names.readdir(), FunctionDescriptor.of(ADDRESS, ADDRESS));
+        closedir = bind("closedir", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        read = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
+        write = bind("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
+        pread = bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), errno);
+        pwrite = bind("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), errno);
+        lseek = bind("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), errno);
+        ftruncate = bind("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno);
+        fsync = bind("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
+        fchmod = bind("fchmod", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
+    }
+
+    /** Every field the row names lies inside its {@code struct stat}, and that inside the room given to it. */
+    private static void requireInside(PosixTable.StatLayout at) {
+        int[][] fields = {{at.dev(), at.devSize()}, {at.ino(), 8}, {at.mode(), at.modeSize()},
+            {at.nlink(), at.nlinkSize()}, {at.uid(), 4}, {at.gid(), 4}, {at.fileSize(), 8}, {at.atime(), 16},
+            {at.mtime(), 16}, {at.ctime(), 16}, {at.birthtime() < 0 ? 0 : at.birthtime(), 16}};
+        boolean inside = at.size() <= STAT_ROOM;
+        for (int[] field : fields) {
+            inside &= field[0] >= 0 && field[0] + field[1] <= at.size();
+        }
+        if (!inside) {
+            throw new UnsupportedOperationException("the table's struct stat does not hold its fields");
+        }
     }
 
     /**
-     * The calls of this machine.
+     * The calls of this machine, checked against the JDK's own view of its files.
      *
      * @return the bound calls
-     * @throws UnsupportedOperationException where the table has no row for this system and architecture
+     * @throws UnsupportedOperationException where the table has no row for this system and architecture, or its
+     *                                       row disagrees with the machine
      */
     static PosixCalls forThisMachine() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "");
-        if (!os.startsWith("linux")) {
-            throw new UnsupportedOperationException("no table for " + os);
-        }
-        return switch (arch) {
-            case "amd64", "x86_64" -> new PosixCalls(new Table(-100, 0x10000, 0x20000, 0x200));
-            case "aarch64" -> new PosixCalls(new Table(-100, 0x4000, 0x8000, 0x200));
-            default -> throw new UnsupportedOperationException("no table for " + arch);
-        };
+        PosixCalls calls = new PosixCalls(PosixTable.of(System.getProperty("os.name", ""),
+                System.getProperty("os.arch", "")));
+        PosixSelfCheck.verify(calls);
+        return calls;
     }
 
     private static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... options) {
@@ -171,6 +207,231 @@ final class PosixCalls {
         }
     }
 
+    /**
+     * {@code fstat(fd)}: the attributes of an open descriptor, whatever its name leads to now.
+     *
+     * @throws IOException if they cannot be read
+     */
+    DescriptorAttributes fstat(int fd) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            MemorySegment buffer = arena.allocate(STAT_ROOM, 8);
+            if ((int) fstat.invokeExact(capture, fd, buffer) < 0) {
+                throw failure(errno(capture), null);
+            }
+            return attributes(buffer);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code fstatat(directory, name, ..., follow ? 0 : AT_SYMLINK_NOFOLLOW)}: an entry's attributes, of the link
+     * itself unless asked to follow it.
+     *
+     * @throws IOException if they cannot be read
+     */
+    DescriptorAttributes fstatat(int directory, String name, boolean follow) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            MemorySegment buffer = arena.allocate(STAT_ROOM, 8);
+            int flags = follow ? 0 : table.flags().atSymlinkNofollow();
+            if ((int) fstatat.invokeExact(capture, directory, native_(arena, name), buffer, flags) < 0) {
+                throw failure(errno(capture), name);
+            }
+            return attributes(buffer);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The fields of a {@code struct stat}, where this system's row says they are. */
+    private DescriptorAttributes attributes(MemorySegment stat) {
+        PosixTable.StatLayout at = table.stat();
+        int mode = (int) unsigned(stat, at.mode(), at.modeSize());
+        return new DescriptorAttributes(mode, stat.get(JAVA_LONG, at.ino()), signed(stat, at.dev(), at.devSize()),
+                stat.get(JAVA_LONG, at.fileSize()), unsigned(stat, at.nlink(), at.nlinkSize()),
+                stat.get(JAVA_INT, at.uid()), stat.get(JAVA_INT, at.gid()), time(stat, at.atime()),
+                time(stat, at.mtime()), time(stat, at.ctime()),
+                at.birthtime() < 0 ? null : time(stat, at.birthtime()));
+    }
+
+    /** As the JDK widens it: {@code (jlong) st_dev}, sign-extended where {@code dev_t} is a 32-bit int. */
+    private static long signed(MemorySegment stat, int offset, int size) {
+        return size == 4 ? stat.get(JAVA_INT, offset) : stat.get(JAVA_LONG, offset);
+    }
+
+    private static long unsigned(MemorySegment stat, int offset, int size) {
+        return switch (size) {
+            case 2 -> Short.toUnsignedLong(stat.get(JAVA_SHORT, offset));
+            case 4 -> Integer.toUnsignedLong(stat.get(JAVA_INT, offset));
+            default -> stat.get(JAVA_LONG, offset);
+        };
+    }
+
+    private static FileTime time(MemorySegment stat, int offset) {
+        return FileTime.from(Instant.ofEpochSecond(stat.get(JAVA_LONG, offset), stat.get(JAVA_LONG, offset + 8L)));
+    }
+
+    /**
+     * {@code fdopendir(fd)}: a directory stream that owns {@code fd} from then on, closed with {@link #closedir}.
+     *
+     * @throws IOException if it cannot be made ({@code fd} is then still the caller's)
+     */
+    MemorySegment fdopendir(int fd) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            MemorySegment dir = (MemorySegment) fdopendir.invokeExact(capture, fd);
+            if (dir.equals(MemorySegment.NULL)) {
+                throw failure(errno(capture), null);
+            }
+            return dir;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code readdir(dir)}: the next entry's name in the JVM's file-name encoding (a name it cannot represent keeps
+     * its replacement characters and is refused when used), {@code null} at the end. {@code readdir} reports an
+     * error as it reports the end, so an error (an I/O error of the directory itself) ends the listing early: a
+     * listing may then be short, never longer, and nothing is opened by it.
+     */
+    String readdir(MemorySegment dir) {
+        try {
+            MemorySegment entry = (MemorySegment) readdir.invokeExact(dir);
+            if (entry.equals(MemorySegment.NULL)) {
+                return null;
+            }
+            PosixTable.DirentLayout at = table.dirent();
+            MemorySegment name = entry.reinterpret((long) at.name() + at.nameMax()).asSlice(at.name());
+            return name.getString(0, encoding);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code closedir(dir)}, which closes its descriptor too. */
+    void closedir(MemorySegment dir) {
+        try {
+            int ignored = (int) closedir.invokeExact(dir);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code read(fd, buffer, length)}, or {@code pread} at {@code position} unless it is negative.
+     *
+     * @return the bytes read, 0 at the end
+     * @throws IOException if the read fails
+     */
+    long read(int fd, MemorySegment buffer, long position) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            long n = position < 0 ? (long) read.invokeExact(capture, fd, buffer, buffer.byteSize())
+                    : (long) pread.invokeExact(capture, fd, buffer, buffer.byteSize(), position);
+            if (n < 0) {
+                throw failure(errno(capture), null);
+            }
+            return n;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code write(fd, buffer, length)}, or {@code pwrite} at {@code position} unless it is negative.
+     *
+     * @return the bytes written
+     * @throws IOException if the write fails
+     */
+    long write(int fd, MemorySegment buffer, long position) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            long n = position < 0 ? (long) write.invokeExact(capture, fd, buffer, buffer.byteSize())
+                    : (long) pwrite.invokeExact(capture, fd, buffer, buffer.byteSize(), position);
+            if (n < 0) {
+                throw failure(errno(capture), null);
+            }
+            return n;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code lseek(fd, offset, whence)}: the new position. */
+    long lseek(int fd, long offset, int whence) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            long at = (long) lseek.invokeExact(capture, fd, offset, whence);
+            if (at < 0) {
+                throw failure(errno(capture), null);
+            }
+            return at;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code ftruncate(fd, size)}. */
+    void ftruncate(int fd, long size) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            if ((int) ftruncate.invokeExact(capture, fd, size) < 0) {
+                throw failure(errno(capture), null);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code fsync(fd)}. */
+    void fsync(int fd) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            if ((int) fsync.invokeExact(capture, fd) < 0) {
+                throw failure(errno(capture), null);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code fchmod(fd, mode)}. */
+    void fchmod(int fd, int mode) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            if ((int) fchmod.invokeExact(capture, fd, mode) < 0) {
+                throw failure(errno(capture), null);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     /** A name in the JVM's file-name encoding, NUL-terminated; one that it cannot represent is never passed. */
     private MemorySegment native_(Arena arena, String name) throws FileSystemException {
         byte[] bytes = name.getBytes(encoding);
@@ -178,7 +439,7 @@ final class PosixCalls {
             throw new FileSystemException(null, null, FileNameEncoding.unusableNameReason());
         }
         MemorySegment text = arena.allocate(bytes.length + 1L);
-        MemorySegment.copy(bytes, 0, text, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
+        MemorySegment.copy(bytes, 0, text, JAVA_BYTE, 0, bytes.length);
         return text;
     }
 
@@ -188,19 +449,26 @@ final class PosixCalls {
 
     /** The exception the JDK's own file system gives for an error number, so callers explain it as always. */
     private IOException failure(int errno, String name) {
-        return switch (errno) {
-            case Table.ENOENT -> new NoSuchFileException(name);
-            case Table.EEXIST -> new FileAlreadyExistsException(name);
-            case Table.ENOTDIR -> new NotDirectoryException(name);
-            case Table.EACCES, Table.EPERM -> new AccessDeniedException(name);
-            case Table.ENOTEMPTY -> new DirectoryNotEmptyException(name);
+        PosixTable.Errors is = table.errors();
+        if (errno == is.enoent()) {
+            return new NoSuchFileException(name);
+        } else if (errno == is.eexist()) {
+            return new FileAlreadyExistsException(name);
+        } else if (errno == is.enotdir()) {
+            return new NotDirectoryException(name);
+        } else if (errno == is.eacces() || errno == is.eperm()) {
+            return new AccessDeniedException(name);
+        } else if (errno == is.enotempty()) {
+            return new DirectoryNotEmptyException(name);
+        } else if (errno == is.enxio()) {
             // a pipe without a reader, opened non-blocking to write; or a device without its driver
-            case Table.ENXIO -> new FileSystemException(name, null,
+            return new FileSystemException(name, null,
                     "it is a pipe, device or socket, not a regular file or directory");
-            case Table.ELOOP -> new FileSystemException(name, null,
+        } else if (errno == is.eloop()) {
+            return new FileSystemException(name, null,
                     reason(errno) + " or unable to access attributes of symbolic link");
-            default -> new FileSystemException(name, null, reason(errno));
-        };
+        }
+        return new FileSystemException(name, null, reason(errno));
     }
 
     private String reason(int errno) {
