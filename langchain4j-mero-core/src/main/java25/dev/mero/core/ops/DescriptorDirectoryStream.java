@@ -219,16 +219,16 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
 
     /** The names of the listing, read one {@code readdir} at a time; none after the stream is closed. */
     private final class Names implements Iterator<Path> {
-        private String next;
+        private Path next;
 
         @Override
         public boolean hasNext() {
             synchronized (DescriptorDirectoryStream.this) {
                 while (next == null && listing != null) {
-                    String name = calls.readdir(listing);
+                    Path name = calls.readdir(listing);
                     if (name == null) {
                         endListing();
-                    } else if (!".".equals(name) && !"..".equals(name)) {
+                    } else if (!NativeName.isDotOrDotDot(name)) {
                         next = name;
                     }
                 }
@@ -242,9 +242,9 @@ final class DescriptorDirectoryStream implements SecureDirectoryStream<Path> {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                String name = next;
+                Path name = next;
                 next = null;
-                return Path.of(name);
+                return name;
             }
         }
     }

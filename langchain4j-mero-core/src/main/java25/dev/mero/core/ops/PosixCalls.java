@@ -23,6 +23,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 
@@ -298,12 +299,13 @@ final class PosixCalls {
     }
 
     /**
-     * {@code readdir(dir)}: the next entry's name in the JVM's file-name encoding (a name it cannot represent keeps
-     * its replacement characters and is refused when used), {@code null} at the end. {@code readdir} reports an
-     * error as it reports the end, so an error (an I/O error of the directory itself) ends the listing early: a
-     * listing may then be short, never longer, and nothing is opened by it.
+     * {@code readdir(dir)}: the next entry's name as a single-name path that keeps the name's exact bytes, as the
+     * JDK's own listings do (a name the JVM's file-name encoding cannot represent is then shown by its bytes and
+     * refused when used, never read under another name), {@code null} at the end. {@code readdir} reports an error
+     * as it reports the end, so an error (an I/O error of the directory itself) ends the listing early: a listing
+     * may then be short, never longer, and nothing is opened by it.
      */
-    String readdir(MemorySegment dir) {
+    Path readdir(MemorySegment dir) {
         try {
             MemorySegment entry = (MemorySegment) readdir.invokeExact(dir);
             if (entry.equals(MemorySegment.NULL)) {
@@ -311,7 +313,11 @@ final class PosixCalls {
             }
             PosixTable.DirentLayout at = table.dirent();
             MemorySegment name = entry.reinterpret((long) at.name() + at.nameMax()).asSlice(at.name());
-            return name.getString(0, encoding);
+            long length = 0;
+            while (length < at.nameMax() && name.get(JAVA_BYTE, length) != 0) {
+                length++;
+            }
+            return NativeName.path(name.asSlice(0, length).toArray(JAVA_BYTE), encoding);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -132,9 +132,9 @@ final class PosixSelfCheck {
         }
         try {
             List<String> names = new ArrayList<>();
-            for (String name = calls.readdir(dir); name != null; name = calls.readdir(dir)) {
-                if (!".".equals(name) && !"..".equals(name)) {
-                    names.add(name);
+            for (Path name = calls.readdir(dir); name != null; name = calls.readdir(dir)) {
+                if (!NativeName.isDotOrDotDot(name)) {
+                    names.add(name.toString());
                 }
             }
             return names;
