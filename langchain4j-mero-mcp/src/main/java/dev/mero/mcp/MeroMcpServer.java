@@ -8,7 +8,7 @@ import dev.mero.core.approval.ConsoleApproval;
 import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Serves the tools of one {@link MeroOperations} over MCP.
@@ -69,7 +68,7 @@ public final class MeroMcpServer {
     private final Duration approvalTimeout;
     private final String version;
     /** One mapper for every server of this JVM (it is immutable and thread-safe), so that warming it up helps. */
-    private static final McpJsonMapper JSON = new StrictParamsMapper(new JacksonMcpJsonMapper(JsonMapper.builder().build()));
+    private static final McpJsonMapper JSON = new StrictParamsMapper(new JacksonMcpJsonMapper(ProtocolJackson.mapper()));
 
     private final McpJsonMapper mapper = JSON;
 
