@@ -2,10 +2,9 @@ package dev.mero.mcp;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import java.io.IOException;
 import java.io.OutputStream;
-import tools.jackson.core.JacksonException;
 
 /** A JSON mapper that hands every call to another one; a subclass changes only what it must. */
 abstract class ForwardingJsonMapper implements McpJsonMapper {
@@ -74,11 +73,7 @@ abstract class ForwardingJsonMapper implements McpJsonMapper {
         if (mapper instanceof ForwardingJsonMapper forwarding) {
             forwarding.writeValue(out, value);
         } else if (mapper instanceof JacksonMcpJsonMapper jackson) {
-            try {
-                jackson.getJsonMapper().writeValue(out, value);
-            } catch (JacksonException e) {
-                throw new IOException("Failed to write value as bytes", e); // as writeValueAsBytes says it
-            }
+            jackson.getObjectMapper().writeValue(out, value); // throws what writeValueAsBytes throws
         } else {
             out.write(mapper.writeValueAsBytes(value));
         }

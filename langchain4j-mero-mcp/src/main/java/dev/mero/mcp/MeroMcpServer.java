@@ -8,7 +8,7 @@ import dev.mero.core.approval.ConsoleApproval;
 import dev.mero.core.ops.CallerNarrowing;
 import dev.mero.core.ops.MeroOperations;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Serves the tools of one {@link MeroOperations} over MCP.
@@ -68,10 +67,7 @@ public final class MeroMcpServer {
     private final CallerNarrowing callers;
     private final Duration approvalTimeout;
     private final String version;
-    /** One mapper for every server of this JVM (it is immutable and thread-safe), so that warming it up helps. */
-    private static final McpJsonMapper JSON = new StrictParamsMapper(new JacksonMcpJsonMapper(JsonMapper.builder().build()));
-
-    private final McpJsonMapper mapper = JSON;
+    private final McpJsonMapper mapper = Json.MAPPER;
 
     private MeroMcpServer(Builder builder) {
         this.operations = builder.operations;
@@ -205,11 +201,11 @@ public final class MeroMcpServer {
                     + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"w\",\"version\":\"1\"}}}",
                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"read_file\","
                             + "\"arguments\":{\"path\":\"/w/a.txt\"}}}")) {
-                McpSchema.JSONRPCRequest request = (McpSchema.JSONRPCRequest) McpSchema.deserializeJsonRpcMessage(JSON, line);
+                McpSchema.JSONRPCRequest request = (McpSchema.JSONRPCRequest) McpSchema.deserializeJsonRpcMessage(Json.MAPPER, line);
                 Object result = Mono.just(request)
                         .map(r -> r.method().equals(McpSchema.METHOD_INITIALIZE)
-                                ? JSON.convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() { })
-                                : JSON.convertValue(r.params(), new TypeRef<McpSchema.CallToolRequest>() { }))
+                                ? Json.MAPPER.convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() { })
+                                : Json.MAPPER.convertValue(r.params(), new TypeRef<McpSchema.CallToolRequest>() { }))
                         .flatMap(params -> Mono.<Object>just(params instanceof McpSchema.CallToolRequest call
                                 ? McpSchema.CallToolResult.builder().addTextContent(call.name()).isError(false).build()
                                 : new McpSchema.InitializeResult("2025-06-18",
@@ -217,7 +213,7 @@ public final class MeroMcpServer {
                                         McpSchema.Implementation.builder(NAME, "w").build(), "w", null)))
                         .onErrorResume(error -> Mono.empty())
                         .block();
-                JSON.writeValueAsBytes(McpSchema.JSONRPCResponse.result(request.id(), result));
+                Json.MAPPER.writeValueAsBytes(McpSchema.JSONRPCResponse.result(request.id(), result));
             }
         } catch (IOException | RuntimeException e) {
             LOG.debug("Warm-up failed (no harm done)", e);
@@ -236,6 +232,15 @@ public final class MeroMcpServer {
 
     private List<ToolBinding> bindings() {
         return operations.availableTools().stream().map(tool -> new ToolBinding(callers, tool)).toList();
+    }
+
+    /**
+     * One mapper for every server of this JVM (it is immutable and thread-safe), so that warming it up helps; in
+     * a class of its own, so that building it (the warm-up thread's first work, some 500 Jackson classes) does not
+     * hold up the main thread, which needs this class initialised to read the command line and load the policy.
+     */
+    private static final class Json {
+        static final McpJsonMapper MAPPER = new StrictParamsMapper(new JacksonMcpJsonMapper(ProtocolJackson.mapper()));
     }
 
     /** Builds a {@link MeroMcpServer}. */

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * More approval questions open than the stdio transport has call slots: every slot is held by a call that
@@ -51,7 +51,7 @@ class ApprovalBacklogTest {
             List<JsonNode> questions = new ArrayList<>();
             for (int i = 0; i < DirectStdioTransportProvider.MAX_CALLS_IN_FLIGHT; i++) {
                 JsonNode question = piped.receive(); // no call can end before its question is answered
-                assertThat(question.get("method").asString()).isEqualTo("elicitation/create");
+                assertThat(question.get("method").asText()).isEqualTo("elicitation/create");
                 questions.add(question);
             }
             for (JsonNode question : questions) { // queued behind the call that waits for a slot
@@ -62,12 +62,12 @@ class ApprovalBacklogTest {
             while (answered.size() < CALLS) {
                 JsonNode message = piped.receive();
                 if (message.has("method")) {
-                    assertThat(message.get("method").asString()).isEqualTo("elicitation/create");
+                    assertThat(message.get("method").asText()).isEqualTo("elicitation/create");
                     lastQuestions++;
                     decline(piped, message);
                 } else {
                     int id = message.get("id").asInt();
-                    assertThat(message.at("/result/content/0/text").asString()).isEqualTo("Denied: Action 'WRITE: "
+                    assertThat(message.at("/result/content/0/text").asText()).isEqualTo("Denied: Action 'WRITE: "
                             + "/ws/d" + id + "' was not approved for context 'backlog'.");
                     assertThat(answered.add(id)).isTrue();
                 }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
-import tools.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * One behaviour in every binding: the same tool calls (a result, untrusted content, a denial, an ordinary
@@ -214,7 +214,7 @@ class CrossBindingTest {
                 JsonNode response = server.receive();
                 assertThat(response.get("id").asInt()).isEqualTo(id++);
                 assertThat(response.has("error")).as("a result, not a protocol error: " + response).isFalse();
-                answers.add(new Answer(response.at("/result/content/0/text").asString(),
+                answers.add(new Answer(response.at("/result/content/0/text").asText(),
                         response.at("/result/isError").asBoolean()));
             }
         }

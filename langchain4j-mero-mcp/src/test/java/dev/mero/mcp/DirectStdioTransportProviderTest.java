@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The stdio transport with a real SDK session on in-process pipes, and two request methods: {@code block},
@@ -60,7 +60,7 @@ class DirectStdioTransportProviderTest {
         JsonNode second = JSON.readTree(fromServer.readLine());
 
         assertThat(first.get("id").asInt()).isEqualTo(2);
-        assertThat(first.at("/result/word").asString()).isEqualTo("second");
+        assertThat(first.at("/result/word").asText()).isEqualTo("second");
         assertThat(second.get("id").asInt()).isEqualTo(1);
         assertThat(second.at("/result/released").asBoolean()).isTrue();
     }
@@ -89,8 +89,8 @@ class DirectStdioTransportProviderTest {
         assertThat(parseError.get("id").isNull()).isTrue();
         assertThat(parseError.at("/error/code").asInt()).isEqualTo(McpSchema.ErrorCodes.PARSE_ERROR);
         JsonNode answer = JSON.readTree(fromServer.readLine());
-        assertThat(answer.get("id").asString()).isEqualTo("a");
-        assertThat(answer.at("/result/word").asString()).isEqualTo("still here");
+        assertThat(answer.get("id").asText()).isEqualTo("a");
+        assertThat(answer.at("/result/word").asText()).isEqualTo("still here");
 
         toServer.close();
         assertThat(closed.await(30, TimeUnit.SECONDS)).isTrue();
@@ -108,7 +108,7 @@ class DirectStdioTransportProviderTest {
         send(lines.toString());
 
         JsonNode refused = JSON.readTree(fromServer.readLine()); // every slot is held, and the waiting room is full
-        assertThat(refused.get("id").asString()).isEqualTo("over");
+        assertThat(refused.get("id").asText()).isEqualTo("over");
         assertThat(refused.at("/error/code").asInt()).isEqualTo(DirectStdioTransportProvider.BUSY_CODE);
         release.countDown();
         Set<Integer> answered = new HashSet<>();

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * A client whose user never answers the approval question: through the real SDK server, the call ends as an
@@ -41,13 +41,13 @@ class ElicitationTimeoutTest {
         try (PipedServer piped = PipedServer.initialized(server, "{\"elicitation\":{}}")) {
             piped.callTool(1, "write_file", "{\"path\":\"/ws/a.txt\",\"content\":\"x\"}");
             JsonNode question = piped.receive();
-            assertThat(question.get("method").asString()).isEqualTo("elicitation/create");
+            assertThat(question.get("method").asText()).isEqualTo("elicitation/create");
             // the user never answers
             JsonNode result = piped.receive();
 
             assertThat(result.get("id").asInt()).isEqualTo(1);
             assertThat(result.at("/result/isError").asBoolean()).isTrue();
-            assertThat(result.at("/result/content/0/text").asString()).isEqualTo("Denied: Approval of "
+            assertThat(result.at("/result/content/0/text").asText()).isEqualTo("Denied: Approval of "
                     + "'WRITE: /ws/a.txt' timed out in context 'asker': nobody decided in time, so the action was "
                     + "not run.");
         }

@@ -3,19 +3,18 @@ package dev.mero.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Writing to a stream gives exactly the bytes {@code writeValueAsBytes} gives, through every mapper of the chain. */
 class ForwardingJsonMapperTest {
 
-    private final McpJsonMapper jackson = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+    private final McpJsonMapper jackson = new JacksonMcpJsonMapper(ProtocolJackson.mapper());
 
     @Test
     void anAnswerIsWrittenAsWriteValueAsBytesGivesIt() throws IOException {

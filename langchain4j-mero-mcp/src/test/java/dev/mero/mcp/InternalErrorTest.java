@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * A bug inside a tool (here a rate limiter whose clock throws, with a host path in its message) reaches the
@@ -84,7 +84,7 @@ class InternalErrorTest {
 
             assertThat(response.get("id").asInt()).isEqualTo(2);
             assertThat(response.at("/error/code").asInt()).isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR);
-            assertThat(response.at("/error/message").asString()).isEqualTo("Internal error");
+            assertThat(response.at("/error/message").asText()).isEqualTo("Internal error");
             assertThat(response.at("/error").has("data")).isFalse();
             assertThat(line).doesNotContain(LEAK, "very-secret", "java.", "Exception");
         }

@@ -20,8 +20,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The jar started with the JVM options of the launch line docs/mcp.md documents: a {@code SIGQUIT} thread dump
@@ -54,7 +54,7 @@ class LaunchLineIT {
                 StandardCharsets.UTF_8)); OutputStream in = process.getOutputStream()) {
             send(in, "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
             JsonNode pong = next(out, lines); // before initialize: the JVM is up and the server reads
-            assertThat(pong.get("id").asString()).isEqualTo("p");
+            assertThat(pong.get("id").asText()).isEqualTo("p");
             assertThat(pong.get("result").size()).isZero();
 
             Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).inheritIO().start();
@@ -70,11 +70,11 @@ class LaunchLineIT {
             assertThat(next(out, lines).at("/error/code").asInt()).isEqualTo(-32700);
             send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
                     + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
-            assertThat(next(out, lines).at("/result/serverInfo/name").asString()).isEqualTo(MeroMcpServer.NAME);
+            assertThat(next(out, lines).at("/result/serverInfo/name").asText()).isEqualTo(MeroMcpServer.NAME);
             send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"read_file\","
                     + "\"arguments\":{\"path\":\"/ws/a.txt\"}}}");
-            assertThat(next(out, lines).at("/result/content/0/text").asString()).contains("alpha");
+            assertThat(next(out, lines).at("/result/content/0/text").asText()).contains("alpha");
             in.close();
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 lines.add(line);
@@ -85,7 +85,7 @@ class LaunchLineIT {
 
         assertThat(process.exitValue()).isZero();
         assertThat(lines).hasSize(4).allSatisfy(line ->
-                assertThat(JSON.readTree(line).get("jsonrpc").asString()).as(line).isEqualTo("2.0"));
+                assertThat(JSON.readTree(line).get("jsonrpc").asText()).as(line).isEqualTo("2.0"));
         assertThat(stderr.toString()).as("the JVM's warning about the archive went to stderr").contains("[warning]");
     }
 

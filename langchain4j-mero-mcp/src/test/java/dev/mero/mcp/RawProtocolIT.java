@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The jar's process as a client that speaks raw JSON-RPC lines sees it: stdout carries protocol messages and
@@ -84,17 +84,17 @@ class RawProtocolIT {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
         assertThat(process.exitValue()).isZero();
-        assertThat(lines).allSatisfy(line -> assertThat(JSON.readTree(line).get("jsonrpc").asString()).isEqualTo("2.0"));
+        assertThat(lines).allSatisfy(line -> assertThat(JSON.readTree(line).get("jsonrpc").asText()).isEqualTo("2.0"));
         assertThat(responses).containsOnlyKeys(1, 2, 3, 4, 5, 6, 7);
-        assertThat(responses.get(1).at("/result/serverInfo/name").asString()).isEqualTo("langchain4j-mero-mcp");
+        assertThat(responses.get(1).at("/result/serverInfo/name").asText()).isEqualTo("langchain4j-mero-mcp");
         assertThat(responses.get(3).at("/result/isError").asBoolean()).isFalse();
-        assertThat(responses.get(3).at("/result/content/0/text").asString()).contains("alpha");
+        assertThat(responses.get(3).at("/result/content/0/text").asText()).contains("alpha");
         assertThat(responses.get(4).at("/error/code").asInt()).isEqualTo(-32602);
-        assertThat(responses.get(4).at("/error/message").asString()).isEqualTo(StrictParamsMapper.INVALID_PARAMS_MESSAGE);
+        assertThat(responses.get(4).at("/error/message").asText()).isEqualTo(StrictParamsMapper.INVALID_PARAMS_MESSAGE);
         assertThat(responses.get(5).at("/result/isError").asBoolean()).isTrue();
-        assertThat(responses.get(5).at("/result/content/0/text").asString()).startsWith("Denied: ");
+        assertThat(responses.get(5).at("/result/content/0/text").asText()).startsWith("Denied: ");
         assertThat(responses.get(6).at("/error/code").asInt()).isEqualTo(-32601);
-        assertThat(responses.get(7).at("/result/content/0/text").asString()).startsWith("Error: Invalid input");
+        assertThat(responses.get(7).at("/result/content/0/text").asText()).startsWith("Error: Invalid input");
         assertThat(String.join("\n", lines)).doesNotContain(TestFiles.SECRET, "java.", "Exception");
         assertThat(stderr.get(60, TimeUnit.SECONDS)).contains("dev.mero.audit");
     }

@@ -8,7 +8,7 @@ import dev.mero.core.replay.InMemoryReplayStore;
 import dev.mero.core.replay.ReplayStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +48,7 @@ class ReplayedCallsTest {
         JsonNode repeat = call(shared, "{\"name\":\"append_file\",\"arguments\":{\"content\":\"one\\n\","
                 + "\"path\":\"/ws/log.txt\"},\"_meta\":{\"dev.mero/toolCallId\":\"call-1\"}}");
         assertThat(first.get("isError").asBoolean()).isFalse();
-        assertThat(repeat.at("/content/0/text").asString()).isEqualTo(first.at("/content/0/text").asString());
+        assertThat(repeat.at("/content/0/text").asText()).isEqualTo(first.at("/content/0/text").asText());
         assertThat(Files.readString(workspace.resolve("log.txt"))).isEqualTo("one\n");
 
         JsonNode outside = call(shared, "{\"name\":\"append_file\",\"arguments\":{\"path\":\"/elsewhere/x\","
@@ -57,7 +57,7 @@ class ReplayedCallsTest {
                 + "\"content\":\"x\"},\"_meta\":{\"dev.mero/toolCallId\":\"call-2\"}}");
         assertThat(outside.get("isError").asBoolean()).isTrue();
         assertThat(outsideAgain.get("isError").asBoolean()).isTrue();
-        assertThat(outsideAgain.at("/content/0/text").asString()).isEqualTo(outside.at("/content/0/text").asString())
+        assertThat(outsideAgain.at("/content/0/text").asText()).isEqualTo(outside.at("/content/0/text").asText())
                 .startsWith("Denied: ");
     }
 

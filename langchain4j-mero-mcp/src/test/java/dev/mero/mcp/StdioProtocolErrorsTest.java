@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The real SDK server on the stdio transport, spoken to in raw lines: every line that is not a valid JSON-RPC
@@ -84,7 +84,7 @@ class StdioProtocolErrorsTest {
 
             JsonNode pong = piped.receive(); // the SDK's session would hold it until notifications/initialized
 
-            assertThat(pong.get("id").asString()).isEqualTo("p");
+            assertThat(pong.get("id").asText()).isEqualTo("p");
             assertThat(pong.get("result").isObject()).isTrue();
             assertThat(pong.get("result").size()).isZero();
             assertThat(pong.has("error")).isFalse();
@@ -106,7 +106,7 @@ class StdioProtocolErrorsTest {
                     + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
             JsonNode initialized = piped.receive();
             assertThat(initialized.get("id").asInt()).isEqualTo(6);
-            assertThat(initialized.at("/result/serverInfo/name").asString()).isEqualTo(MeroMcpServer.NAME);
+            assertThat(initialized.at("/result/serverInfo/name").asText()).isEqualTo(MeroMcpServer.NAME);
         }
     }
 
@@ -133,11 +133,11 @@ class StdioProtocolErrorsTest {
     }
 
     private static void assertError(JsonNode reply, int code) {
-        assertThat(reply.get("jsonrpc").asString()).isEqualTo("2.0");
+        assertThat(reply.get("jsonrpc").asText()).isEqualTo("2.0");
         assertThat(reply.has("id")).as("an error reply names the id, null here").isTrue();
         assertThat(reply.get("id").isNull()).isTrue();
         assertThat(reply.at("/error/code").asInt()).isEqualTo(code);
-        assertThat(reply.at("/error/message").asString()).isNotBlank();
+        assertThat(reply.at("/error/message").asText()).isNotBlank();
         assertThat(reply.has("result")).isFalse();
     }
 
@@ -145,6 +145,6 @@ class StdioProtocolErrorsTest {
         piped.callTool(99, "read_file", "{\"path\":\"/ws/a.txt\"}");
         JsonNode answer = piped.receive();
         assertThat(answer.get("id").asInt()).isEqualTo(99);
-        assertThat(answer.at("/result/content/0/text").asString()).contains("alpha");
+        assertThat(answer.at("/result/content/0/text").asText()).contains("alpha");
     }
 }

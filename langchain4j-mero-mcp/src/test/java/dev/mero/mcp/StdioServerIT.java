@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The packaged jar as an MCP server over stdio, driven by the SDK's client: every tool allowed, denied,
@@ -80,7 +80,7 @@ class StdioServerIT {
             ToolDescriptor descriptor = expected.get(i);
             McpSchema.Tool tool = listed.get(i);
             assertThat(tool.description()).isEqualTo(descriptor.description());
-            tools.jackson.databind.JsonNode schema = json.valueToTree(tool.inputSchema());
+            com.fasterxml.jackson.databind.JsonNode schema = json.valueToTree(tool.inputSchema());
             assertThat(schema).isEqualTo(json.readTree(descriptor.jsonSchema()));
             assertThat(tool.annotations().readOnlyHint()).isEqualTo(descriptor.hints().readOnly());
             assertThat(tool.annotations().destructiveHint()).isEqualTo(descriptor.hints().destructive());

@@ -4,18 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 class StrictParamsMapperTest {
 
-    private final StrictParamsMapper mapper = new StrictParamsMapper(new JacksonMcpJsonMapper(JsonMapper.builder().build()));
+    private final StrictParamsMapper mapper = new StrictParamsMapper(new JacksonMcpJsonMapper(ProtocolJackson.mapper()));
 
     @Test
     void wellFormedParamsConvert() {
@@ -49,7 +48,7 @@ class StrictParamsMapperTest {
 
     @Test
     void aPlainCallIsBuiltAsTheConversionBuildsIt() throws Exception {
-        JacksonMcpJsonMapper plain = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+        JacksonMcpJsonMapper plain = new JacksonMcpJsonMapper(ProtocolJackson.mapper());
         for (String params : List.of("{\"name\":\"read_file\",\"arguments\":{\"path\":\"/ws/a\",\"n\":[1,2.5,null,true]}}",
                 "{\"name\":\"list_roots\"}", "{\"name\":\"x\",\"arguments\":null,\"_meta\":{\"progressToken\":7}}")) {
             Object read = plain.readValue(params, Object.class);
