@@ -276,13 +276,15 @@ public final class PathResolver {
             return null;
         }
         ResolvedPath decided;
+        List<PathEntry> containing;
         try {
             Path lexical = input.startsWith("/") ? absolute(input, names, true, true)
                     : relative(input, names, true, true);
             if (lexical == null) {
                 return null;
             }
-            decided = decide(input, lexical, needed);
+            containing = containing(lexical);
+            decided = decide(input, lexical, containing, needed);
         } catch (RuntimeException refused) {
             // decided again, and explained, on the usual path
             return null;
@@ -290,7 +292,8 @@ public final class PathResolver {
         if (decided.isMountRoot() || decided.approvalRequired().contains(Permission.READ)) {
             return null;
         }
-        return open.confirm(containing(decided.realPath()).get(0), decided.realPath()) ? decided : null;
+        // the decision's own entries (its real path is the lexical one): the outermost holds the file
+        return open.confirm(containing.get(0), decided.realPath()) ? decided : null;
     }
 
     private Path relative(String input, List<String> names, boolean followLast, boolean lexicalOnly) {
@@ -457,7 +460,11 @@ public final class PathResolver {
     }
 
     private ResolvedPath decide(String input, Path real, Set<Permission> needed) {
-        List<PathEntry> containing = containing(real);
+        return decide(input, real, containing(real), needed);
+    }
+
+    /** {@link #decide(String, Path, Set)} with the entries containing {@code real}, outermost first. */
+    private ResolvedPath decide(String input, Path real, List<PathEntry> containing, Set<Permission> needed) {
         if (containing.isEmpty()) {
             throw notCovered(input, real);
         }
@@ -622,9 +629,14 @@ public final class PathResolver {
 
     /**
      * {@code root.relativize(real).toString()} for a canonical path at or below {@code root}, cut from the path's
-     * text without building a path per name: every decision asks it twice.
+     * text without building a path per name: every decision asks it twice, and a confined open once more. Public
+     * for the tool operations' confined opens only.
+     *
+     * @param root a directory
+     * @param real a path at or below it
+     * @return the path of {@code real} below {@code root}, {@code '/'}-separated; empty for {@code root} itself
      */
-    static String relative(Path root, Path real) {
+    public static String relative(Path root, Path real) {
         String rootText = root.toString();
         String realText = real.toString();
         int length = rootText.length();

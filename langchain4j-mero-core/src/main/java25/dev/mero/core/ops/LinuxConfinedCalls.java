@@ -20,6 +20,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.mero.core.path.FileNameEncoding;
+import dev.mero.core.path.PathResolver;
 import dev.mero.core.PathEntry;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -111,7 +112,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         }
         try {
             NativeScratch scratch = NativeScratch.get();
-            if (!scratch.setPath(entry.realPath().relativize(file).toString(), encoding)) {
+            if (!scratch.setPath(PathResolver.relative(entry.realPath(), file), encoding)) {
                 return null;
             }
             long fd = openat2(scratch, mount.fd, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | calls.oNofollow,
@@ -150,7 +151,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         int fd = -1;
         try {
             NativeScratch scratch = NativeScratch.get();
-            String relative = root.relativize(directory.path()).toString();
+            String relative = PathResolver.relative(root, directory.path());
             if (!scratch.setPath(relative.isEmpty() ? "." : relative, encoding)) {
                 return null;
             }
@@ -185,7 +186,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         int fd = -1;
         try {
             NativeScratch scratch = NativeScratch.get();
-            if (!scratch.setPath(root.relativize(directory).toString(), encoding)) {
+            if (!scratch.setPath(PathResolver.relative(root, directory), encoding)) {
                 return null;
             }
             long opened = openat2(scratch, mount.fd,
