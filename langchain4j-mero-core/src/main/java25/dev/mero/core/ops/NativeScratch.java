@@ -61,11 +61,9 @@ final class NativeScratch {
     boolean setPath(String name, Charset encoding) {
         int length = name.length();
         if (length < PATH_BYTES && ASCII_SUPERSETS.contains(encoding) && isPlainAscii(name)) {
-            // the common name: one byte a character in each of these encodings, written without a byte array
-            for (int i = 0; i < length; i++) {
-                path.set(JAVA_BYTE, i, (byte) name.charAt(i));
-            }
-            path.set(JAVA_BYTE, length, (byte) 0);
+            // the common name: one byte a character in each of these encodings, which the JDK copies straight
+            // from the string (NUL-terminated) without encoding it into a byte array first
+            path.setString(0, name, encoding);
             return true;
         }
         if (name.indexOf('\uFFFD') >= 0 || name.indexOf('\0') >= 0) {
