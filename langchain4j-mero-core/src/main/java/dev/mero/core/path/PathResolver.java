@@ -284,7 +284,9 @@ public final class PathResolver {
                 return null;
             }
             containing = containing(lexical);
-            decided = decide(input, lexical, containing, needed);
+            // one mount: where the open checks that it is unchanged, the decision need not look it up first
+            boolean openChecksMount = containing.size() == 1 && open.opensOnlyBelowUnchangedMounts();
+            decided = decide(input, lexical, containing, needed, !openChecksMount);
         } catch (RuntimeException refused) {
             // decided again, and explained, on the usual path
             return null;
@@ -460,16 +462,23 @@ public final class PathResolver {
     }
 
     private ResolvedPath decide(String input, Path real, Set<Permission> needed) {
-        return decide(input, real, containing(real), needed);
+        return decide(input, real, containing(real), needed, true);
     }
 
-    /** {@link #decide(String, Path, Set)} with the entries containing {@code real}, outermost first. */
-    private ResolvedPath decide(String input, Path real, List<PathEntry> containing, Set<Permission> needed) {
+    /**
+     * {@link #decide(String, Path, Set)} with the entries containing {@code real}, outermost first; without
+     * {@code checkMounts} only where a {@link ConfirmedOpen} checks them as it opens, and any failure of that open
+     * is decided again here with them.
+     */
+    private ResolvedPath decide(String input, Path real, List<PathEntry> containing, Set<Permission> needed,
+                                boolean checkMounts) {
         if (containing.isEmpty()) {
             throw notCovered(input, real);
         }
-        for (PathEntry entry : containing) {
-            entry.requireUnchanged(contextName);
+        if (checkMounts) {
+            for (PathEntry entry : containing) {
+                entry.requireUnchanged(contextName);
+            }
         }
         Optional<String> protectedBy = protectedPattern(real, containing);
         if (protectedBy.isPresent()) {

@@ -1,6 +1,8 @@
 package dev.mero.core.ops;
 
+import static dev.mero.core.ops.LinuxSyscalls.AT_EMPTY_PATH;
 import static dev.mero.core.ops.LinuxSyscalls.AT_FDCWD;
+import static dev.mero.core.ops.LinuxSyscalls.AT_SYMLINK_NOFOLLOW;
 import static dev.mero.core.ops.LinuxSyscalls.ENOSYS;
 import static dev.mero.core.ops.LinuxSyscalls.EPERM;
 import static dev.mero.core.ops.LinuxSyscalls.O_CLOEXEC;
@@ -11,11 +13,18 @@ import static dev.mero.core.ops.LinuxSyscalls.O_RDONLY;
 import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_BENEATH;
 import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_NO_MAGICLINKS;
 import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_NO_SYMLINKS;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_DEV_MAJOR;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_DEV_MINOR;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_INO;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_INO_AT;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_MASK;
 import static dev.mero.core.ops.LinuxSyscalls.STATX_MODE;
 import static dev.mero.core.ops.LinuxSyscalls.STATX_SIZE_AT;
+import static dev.mero.core.ops.LinuxSyscalls.S_IFDIR;
 import static dev.mero.core.ops.LinuxSyscalls.S_IFMT;
 import static dev.mero.core.ops.LinuxSyscalls.S_IFREG;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
@@ -33,6 +42,7 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,12 +116,29 @@ final class LinuxConfinedCalls implements ConfinedCalls {
 
     @Override
     public SeekableByteChannel openRegularFile(PathEntry entry, Path file) {
+        return open(entry, file, false);
+    }
+
+    /**
+     * Checks the mount as {@link PathEntry#requireUnchanged} does, through the kernel: one {@code statx} of its
+     * path, not following a last link, must find a directory with the identity of the kept descriptor (which
+     * {@link #borrow} checked to be the mounted directory), so no JDK attribute object is built per read.
+     */
+    @Override
+    public SeekableByteChannel openRegularFileOfUnchangedMount(PathEntry entry, Path file) {
+        return open(entry, file, true);
+    }
+
+    private SeekableByteChannel open(PathEntry entry, Path file, boolean checkMount) {
         Mount mount = borrow(entry);
         if (mount == null) {
             return null;
         }
         try {
             NativeScratch scratch = NativeScratch.get();
+            if (checkMount && !mount.isStillAt(scratch, entry.realPath())) {
+                return null;
+            }
             if (!scratch.setPath(PathResolver.relative(entry.realPath(), file), encoding)) {
                 return null;
             }
@@ -317,7 +344,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
             calls.close((int) fd);
             return null;
         }
-        Mount opened = new Mount((int) fd, attributes);
+        Mount opened = new Mount((int) fd, attributes, identityOf(scratch, (int) fd));
         opened.users = 1;
         synchronized (mounts) {
             Mount replaced = mounts.put(root, opened);
@@ -328,16 +355,54 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         return opened;
     }
 
+    /**
+     * The device and inode of an open descriptor's file, as {@code statx} reports them, or {@code null} when the
+     * call fails or does not report the inode.
+     */
+    private long[] identityOf(NativeScratch scratch, int fd) {
+        if (calls.statxIdentity(scratch.capture, fd, scratch.empty, AT_EMPTY_PATH, scratch.statx) != 0) {
+            return null;
+        }
+        return identity(scratch.statx);
+    }
+
+    /** The device (major, minor) and inode a successful {@code statx} wrote, {@code null} without the inode. */
+    private static long[] identity(MemorySegment statx) {
+        if ((statx.get(JAVA_INT, STATX_MASK) & STATX_INO) == 0) {
+            return null;
+        }
+        return new long[] {Integer.toUnsignedLong(statx.get(JAVA_INT, STATX_DEV_MAJOR)),
+                Integer.toUnsignedLong(statx.get(JAVA_INT, STATX_DEV_MINOR)), statx.get(JAVA_LONG, STATX_INO_AT)};
+    }
+
     /** A kept mount descriptor and how many calls use it; closed when evicted and no longer used. */
     private final class Mount {
         final int fd;
         final BasicFileAttributes attributes;
+        /** The kept directory's device (major, minor) and inode; {@code null} if they could not be read. */
+        private final long[] identity;
         int users;
         boolean evicted;
 
-        Mount(int fd, BasicFileAttributes attributes) {
+        Mount(int fd, BasicFileAttributes attributes, long[] identity) {
             this.fd = fd;
             this.attributes = attributes;
+            this.identity = identity;
+        }
+
+        /**
+         * Whether the mount's path still names, without following a last link, the kept directory: a directory
+         * with its device and inode (the file key {@link PathEntry#requireUnchanged} compares). Uses the
+         * scratch's path and statx buffers.
+         */
+        boolean isStillAt(NativeScratch scratch, Path root) {
+            if (identity == null || !scratch.setPath(root.toString(), encoding)
+                    || calls.statxIdentity(scratch.capture, AT_FDCWD, scratch.path, AT_SYMLINK_NOFOLLOW,
+                    scratch.statx) != 0
+                    || (scratch.statx.get(JAVA_SHORT, STATX_MODE) & S_IFMT) != S_IFDIR) {
+                return false;
+            }
+            return Arrays.equals(identity, identity(scratch.statx));
         }
 
         void release() {
