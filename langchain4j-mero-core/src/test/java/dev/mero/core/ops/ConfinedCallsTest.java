@@ -153,6 +153,31 @@ class ConfinedCallsTest {
     }
 
     @Test
+    void aMountRenamedReplacedOrTurnedIntoALinkIsRefusedAsTheJdkPathRefusesIt() throws IOException {
+        // the layer checks the mount through its kept descriptor's identity (read_file's decision leaves that
+        // check to the open): every change answers as the JDK's lstat of the mount does, and a mount put back reads
+        String json = "{\"path\":\"/ws/src/a.md\"}";
+        String refused = "Denied: The mount '/ws' in context 'test' is no longer the directory";
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).isEqualTo("# a\nline two\n");
+        Path old = w.ws.resolveSibling("ws-old");
+        Files.move(w.ws, old);
+        assertSameAnswers("renamed away", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).startsWith(refused);
+        Files.createSymbolicLink(w.ws, old);
+        assertSameAnswers("a link to the old directory", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).startsWith(refused);
+        Files.delete(w.ws);
+        Files.createDirectories(w.ws.resolve("src"));
+        Files.writeString(w.ws.resolve("src/a.md"), "replaced\n");
+        assertSameAnswers("replaced", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).startsWith(refused).doesNotContain("replaced\n");
+        Files.move(w.ws, w.ws.resolveSibling("ws-new"));
+        Files.move(old, w.ws);
+        assertSameAnswers("put back", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).isEqualTo("# a\nline two\n");
+    }
+
+    @Test
     void concurrentReadsOnManyThreadsEachReadTheirOwnFile() throws Exception {
         // each thread has its own native buffers: a name or data written by one never shows in another's read
         int threads = 8;
