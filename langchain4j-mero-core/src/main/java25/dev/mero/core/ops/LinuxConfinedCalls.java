@@ -42,7 +42,6 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -402,7 +401,11 @@ final class LinuxConfinedCalls implements ConfinedCalls {
                     || (scratch.statx.get(JAVA_SHORT, STATX_MODE) & S_IFMT) != S_IFDIR) {
                 return false;
             }
-            return Arrays.equals(identity, identity(scratch.statx));
+            MemorySegment now = scratch.statx;
+            return (now.get(JAVA_INT, STATX_MASK) & STATX_INO) != 0
+                    && identity[0] == Integer.toUnsignedLong(now.get(JAVA_INT, STATX_DEV_MAJOR))
+                    && identity[1] == Integer.toUnsignedLong(now.get(JAVA_INT, STATX_DEV_MINOR))
+                    && identity[2] == now.get(JAVA_LONG, STATX_INO_AT);
         }
 
         void release() {
