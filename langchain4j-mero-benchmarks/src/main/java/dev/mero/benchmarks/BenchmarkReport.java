@@ -53,10 +53,18 @@ public final class BenchmarkReport {
             thresholds took the spin away on the quiet machine too). With six busy loops on the 2 cores every \
             hand-off waits for a time slice: 19-28x. Java 22+ has no hand-off. Interleaved (`ReadRatio`, 2,000 \
             rounds after 500) before the round, quiet: Java 25 2.66x, Java 17 3.8x; in this run Java 25 2.13x and \
-            Java 17 3.14x, and JMH on Java 17 3.76x where the last report had 23.9x. What is left on Java 25, by samples: the UTF-8 decoding into a `String` (about 19%; \
-            `Files.readString` skips a copy with the JDK's internal access), the path decision (about 14%), the guard \
-            and its audit event (about 13%), the end-of-file `pread` (which `Files.readString` makes too) and the \
-            mount root's `lstat`.
+            Java 17 3.14x, and JMH on Java 17 3.76x where the last report had 23.9x. The round after that took out of \
+            the Java 25 read, with the same answers and records: the decision's second look-up of the entries holding \
+            the file, the ALLOWED event where nothing records it (no sink, the audit logger off for `info`, as in \
+            this jar; `-Dmero.bench.auditSink=true` gives the context a sink), the mount root's check through the \
+            JDK's `lstat` (a JNI call filling an attribute object), now one `statx` through the foreign-function API \
+            compared with the kept mount descriptor's identity, and a name's byte-array round trip to the kernel: \
+            thread CPU per read 1.76x to 1.55x `Files.readString` (1.62x with a sink), `ReadRatio` per-round medians \
+            2.24-2.35x to 1.62-1.66x at load 6; 12.1 to 10.6 KB allocated per read. What is left on Java 25, by \
+            CPU-time samples: the six system calls (about 62%: `openat2` 21%, the mount root's `statx` 16%, the two \
+            `pread`s 12%, `close` 7%, the descriptor's `statx` 6%), the line window and its stream (about 8%), the \
+            decision (about 8%), the UTF-8 copy into a `String` (4%; `Files.readString` hands its array over with \
+            the JDK's internal access) and the guard (3%).
             - `list_directory` (no target; `ListRatio`, 200 entries against a `DirectoryStream`, a sort and a no-follow \
             type per entry, the same names and marks): each entry's protected-path check found the mounts above the \
             entry again (51% of a listing's samples); the decision has refused a protected directory, so each \
@@ -64,7 +72,8 @@ public final class BenchmarkReport {
             17 and 25 (load 5), 1.38x quiet.
             - The JMH figures of `read_file`, the tool loop and every other guarded benchmark include no console \
             output: the benchmarks jar carries its own `simplelogger.properties` (audit lines below `warn` are \
-            dropped; the events are still built and recorded). The MCP module's file, shaded in since the HTTP load \
+            dropped; refusals are still built and recorded, and an ALLOWED event is built only where a sink or the \
+            logger takes it). The MCP module's file, shaded in since the HTTP load \
             benchmark, had every ALLOWED line written to stderr: 605.8 us per `read_file` (34.94x) in the last report.
             - `search_text` (target 1.5x; this run 1.86x in JMH and 1.76x interleaved, a regular expression 2.01x; \
             the 1.20x and 1.27x of earlier JMH runs came while a loaded machine hid the open's hand-off): it reads each file once into a buffer kept for the search (up to the size it was \

@@ -41,6 +41,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class FileOperationBenchmark extends TemporaryWorkspace {
 
+    /**
+     * Set to {@code true} to give the context an audit sink (which only counts the events): without one, and with
+     * the audit logger off for {@code info} as in this jar, an ALLOWED event is not built at all.
+     */
+    static final String AUDIT_SINK_PROPERTY = "mero.bench.auditSink";
+
     private static final int SIZE = 4096;
 
     private Path file;
@@ -50,6 +56,7 @@ public class FileOperationBenchmark extends TemporaryWorkspace {
     private ToolArguments[] writes;
     private byte[][] contents;
     private int turn;
+    private long sunk;
 
     /**
      * A workspace with a 4 KiB text file and two alternating 4 KiB contents to write.
@@ -63,8 +70,13 @@ public class FileOperationBenchmark extends TemporaryWorkspace {
         written = ws.resolve("written.txt");
         Files.writeString(file, text('r'));
         Files.writeString(written, text('a'));
-        operations = MeroOperations.forContext(SecurityContext.builder().name("bench")
-                .path(PathEntry.of(ws.toString(), "ws", Permission.READ, Permission.WRITE)).build());
+        SecurityContext.Builder context = SecurityContext.builder().name("bench")
+                .path(PathEntry.of(ws.toString(), "ws", Permission.READ, Permission.WRITE));
+        if (Boolean.getBoolean(AUDIT_SINK_PROPERTY)) {
+            // every event built and handed to a sink, as where an audit trail is kept
+            context.auditSink(event -> sunk++);
+        }
+        operations = MeroOperations.forContext(context.build());
         ToolCatalogue catalogue = operations.catalogue();
         read = ToolArguments.of(catalogue.find("read_file").orElseThrow(), Map.of("path", "/ws/four-k.txt"));
         writes = new ToolArguments[2];

@@ -12,7 +12,8 @@ import java.util.Locale;
  * {@code -Dmero.confinedCalls=off}.
  *
  * <p>Run: {@code java -cp langchain4j-mero-benchmarks/target/benchmarks.jar dev.mero.benchmarks.ReadRatio
- * [rounds] [warm-up rounds] [reads per round]} (defaults 200, 100 and 200), with any JDK from 17 on.
+ * [rounds] [warm-up rounds] [reads per round]} (defaults 200, 100 and 200), with any JDK from 17 on;
+ * {@code -Dmero.bench.auditSink=true} gives the context an audit sink, so that every ALLOWED event is built.
  */
 public final class ReadRatio {
 
@@ -38,8 +39,10 @@ public final class ReadRatio {
             }
             InterleavedRounds timings = InterleavedRounds.run(rounds, warmUp, batch,
                     benchmark::guardedReadFile, benchmark::rawReadString);
-            System.out.printf(Locale.ROOT, "Java %s (%s), read path: %s; %d reads of 4 KiB per side and round%n",
-                    Runtime.version(), System.getProperty("java.vm.name"), ConfinedCallsInUse.name(), batch);
+            System.out.printf(Locale.ROOT, "Java %s (%s), read path: %s%s; %d reads of 4 KiB per side and round%n",
+                    Runtime.version(), System.getProperty("java.vm.name"), ConfinedCallsInUse.name(),
+                    Boolean.getBoolean(FileOperationBenchmark.AUDIT_SINK_PROPERTY) ? ", with an audit sink" : "",
+                    batch);
             System.out.print(timings.report("read_file 4 KiB (" + batch + " reads)",
                     "Files.readString (" + batch + " reads)"));
         } finally {

@@ -105,6 +105,18 @@ public final class AuditLog {
     }
 
     /**
+     * Whether an event of a type would be written anywhere: by a sink, or by the logger at the type's level. A
+     * caller on a hot path may skip building an event that nothing records; {@link #record(AuditEvent)} itself
+     * never asks.
+     *
+     * @param type the event's type
+     * @return {@code true} if a sink or the logger would take it
+     */
+    public boolean records(AuditEventType type) {
+        return !sinks.isEmpty() || (isAllowedOrPending(type) ? logger.isInfoEnabled() : logger.isWarnEnabled());
+    }
+
+    /**
      * Whether an event a sink could not write makes {@link #record(AuditEvent)} throw (deny) rather than let the
      * decision stand.
      *

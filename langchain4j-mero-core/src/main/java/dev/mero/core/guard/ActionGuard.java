@@ -164,11 +164,14 @@ public final class ActionGuard {
                 approving = false;
                 decision = approval.recheck(decision);
             }
-            auditLog.record(AuditEvent.builder().type(AuditEventType.ALLOWED)
-                    .action(ApprovalRequest.action(permissions, approval.subject(decision)))
-                    .subject(approval.subject(decision)).permissions(permissions)
-                    .targets(approval.targets(decision)).contentDigest(approval.contentDigest())
-                    .contextName(contextName).build());
+            if (auditLog.records(AuditEventType.ALLOWED)) {
+                // built only where something records it: a context without sinks whose logger is off for info
+                auditLog.record(AuditEvent.builder().type(AuditEventType.ALLOWED)
+                        .action(ApprovalRequest.action(permissions, approval.subject(decision)))
+                        .subject(approval.subject(decision)).permissions(permissions)
+                        .targets(approval.targets(decision)).contentDigest(approval.contentDigest())
+                        .contextName(contextName).build());
+            }
             return new Decided<>(decision, attempt);
         } catch (MeroToolsException e) {
             if (attempt != null) {

@@ -1,5 +1,6 @@
 package dev.mero.core.ops;
 
+import dev.mero.core.PathAccessDeniedException;
 import dev.mero.core.PathEntry;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
@@ -68,6 +69,26 @@ interface ConfinedCalls {
      *         layer does not decide (then take the JDK's path)
      */
     SeekableByteChannel openRegularFile(PathEntry entry, Path file);
+
+    /**
+     * {@link #openRegularFile}, where the mount is still the directory it was when the context was built (what
+     * {@link PathEntry#requireUnchanged(String)} checks): {@code read_file}'s decision leaves that check to the open
+     * ({@link ReadOpen}). This default checks as {@code requireUnchanged} does; a layer may check through its kept
+     * descriptor instead.
+     *
+     * @param entry the mount the file is in
+     * @param file  the file's path, as for {@link #openRegularFile}
+     * @return the channel, or {@code null} when the mount changed or this layer does not decide
+     */
+    default SeekableByteChannel openRegularFileOfUnchangedMount(PathEntry entry, Path file) {
+        try {
+            entry.requireUnchanged("");
+        } catch (PathAccessDeniedException changed) {
+            // the decision on the usual path refuses it, with the context's name in its message
+            return null;
+        }
+        return openRegularFile(entry, file);
+    }
 
     /**
      * Lists an open directory's entries with their types as the kernel reports them, reading the directory

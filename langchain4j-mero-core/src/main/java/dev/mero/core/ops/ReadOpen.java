@@ -54,8 +54,13 @@ final class ReadOpen extends ConfirmedOpen {
 
     @Override
     protected boolean open(PathEntry mount, Path file) {
-        channel = calls.openRegularFile(mount, file);
+        channel = calls.openRegularFileOfUnchangedMount(mount, file);
         return channel != null;
+    }
+
+    @Override
+    protected boolean opensOnlyBelowUnchangedMounts() {
+        return true;
     }
 
     @Override

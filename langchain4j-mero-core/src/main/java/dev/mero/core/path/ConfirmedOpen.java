@@ -76,6 +76,17 @@ public abstract class ConfirmedOpen implements AutoCloseable {
      */
     protected abstract boolean open(PathEntry mount, Path file);
 
+    /**
+     * Whether {@link #open} opens only below a mount that is still the directory it was when the context was built
+     * (what {@link PathEntry#requireUnchanged(String)} checks), and fails otherwise: then a decision on a path in
+     * one mount leaves that check to the open, and a changed mount is refused on the usual path.
+     *
+     * @return {@code false} unless a subclass checks the mount itself
+     */
+    protected boolean opensOnlyBelowUnchangedMounts() {
+        return false;
+    }
+
     /** Closes the file {@link #open} opened, if it is still open and not handed over. */
     protected abstract void release();
 

@@ -276,13 +276,17 @@ public final class PathResolver {
             return null;
         }
         ResolvedPath decided;
+        List<PathEntry> containing;
         try {
             Path lexical = input.startsWith("/") ? absolute(input, names, true, true)
                     : relative(input, names, true, true);
             if (lexical == null) {
                 return null;
             }
-            decided = decide(input, lexical, needed);
+            containing = containing(lexical);
+            // one mount: where the open checks that it is unchanged, the decision need not look it up first
+            boolean openChecksMount = containing.size() == 1 && open.opensOnlyBelowUnchangedMounts();
+            decided = decide(input, lexical, containing, needed, !openChecksMount);
         } catch (RuntimeException refused) {
             // decided again, and explained, on the usual path
             return null;
@@ -290,7 +294,8 @@ public final class PathResolver {
         if (decided.isMountRoot() || decided.approvalRequired().contains(Permission.READ)) {
             return null;
         }
-        return open.confirm(containing(decided.realPath()).get(0), decided.realPath()) ? decided : null;
+        // the decision's own entries (its real path is the lexical one): the outermost holds the file
+        return open.confirm(containing.get(0), decided.realPath()) ? decided : null;
     }
 
     private Path relative(String input, List<String> names, boolean followLast, boolean lexicalOnly) {
@@ -457,12 +462,23 @@ public final class PathResolver {
     }
 
     private ResolvedPath decide(String input, Path real, Set<Permission> needed) {
-        List<PathEntry> containing = containing(real);
+        return decide(input, real, containing(real), needed, true);
+    }
+
+    /**
+     * {@link #decide(String, Path, Set)} with the entries containing {@code real}, outermost first; without
+     * {@code checkMounts} only where a {@link ConfirmedOpen} checks them as it opens, and any failure of that open
+     * is decided again here with them.
+     */
+    private ResolvedPath decide(String input, Path real, List<PathEntry> containing, Set<Permission> needed,
+                                boolean checkMounts) {
         if (containing.isEmpty()) {
             throw notCovered(input, real);
         }
-        for (PathEntry entry : containing) {
-            entry.requireUnchanged(contextName);
+        if (checkMounts) {
+            for (PathEntry entry : containing) {
+                entry.requireUnchanged(contextName);
+            }
         }
         Optional<String> protectedBy = protectedPattern(real, containing);
         if (protectedBy.isPresent()) {
@@ -622,9 +638,14 @@ public final class PathResolver {
 
     /**
      * {@code root.relativize(real).toString()} for a canonical path at or below {@code root}, cut from the path's
-     * text without building a path per name: every decision asks it twice.
+     * text without building a path per name: every decision asks it twice, and a confined open once more. Public
+     * for the tool operations' confined opens only.
+     *
+     * @param root a directory
+     * @param real a path at or below it
+     * @return the path of {@code real} below {@code root}, {@code '/'}-separated; empty for {@code root} itself
      */
-    static String relative(Path root, Path real) {
+    public static String relative(Path root, Path real) {
         String rootText = root.toString();
         String realText = real.toString();
         int length = rootText.length();

@@ -56,10 +56,16 @@ final class PathSyntax {
                     + ", which is not expanded here. Give the literal path.");
         }
         List<String> names = new ArrayList<>();
-        for (String name : path.split("/")) {
-            if (name.isEmpty() || name.equals(".")) {
+        // the names between slashes, as path.split("/") gives them, without its array and list
+        for (int start = 0, end; start < path.length(); start = end + 1) {
+            end = path.indexOf('/', start);
+            if (end < 0) {
+                end = path.length();
+            }
+            if (end == start || end == start + 1 && path.charAt(start) == '.') {
                 continue;
             }
+            String name = path.substring(start, end);
             // a char is at most 3 bytes in UTF-8 (a surrogate pair 4 for 2): only a long name needs encoding
             if (name.length() * 3 > MAX_NAME_BYTES && name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
                 throw new InvalidInputException("A name in path " + Messages.quote(abbreviate(path)) + " is longer than "

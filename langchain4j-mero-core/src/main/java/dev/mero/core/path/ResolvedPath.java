@@ -202,7 +202,9 @@ public final class ResolvedPath {
      * @return {@code true} for {@code /slug} itself
      */
     public boolean isMountRoot() {
-        return realPath.equals(entry.realPath());
+        Path root = entry.realPath();
+        // paths of other lengths differ: no byte comparison along the common prefix then
+        return realPath.getNameCount() == root.getNameCount() && realPath.equals(root);
     }
 
     @Override

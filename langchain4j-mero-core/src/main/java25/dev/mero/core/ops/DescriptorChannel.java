@@ -1,5 +1,7 @@
 package dev.mero.core.ops;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -48,7 +50,13 @@ final class DescriptorChannel implements SeekableByteChannel {
         if (n == 0) {
             return -1;
         }
-        dst.put(buffer.asSlice(0, n).asByteBuffer());
+        if (dst.hasArray()) {
+            // straight into the caller's array: no slice or buffer view of the native memory per read
+            MemorySegment.copy(buffer, JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
+            dst.position(dst.position() + (int) n);
+        } else {
+            dst.put(buffer.asSlice(0, n).asByteBuffer());
+        }
         position += n;
         return (int) n;
     }

@@ -1,6 +1,8 @@
 package dev.mero.core.ops;
 
+import static dev.mero.core.ops.LinuxSyscalls.AT_EMPTY_PATH;
 import static dev.mero.core.ops.LinuxSyscalls.AT_FDCWD;
+import static dev.mero.core.ops.LinuxSyscalls.AT_SYMLINK_NOFOLLOW;
 import static dev.mero.core.ops.LinuxSyscalls.ENOSYS;
 import static dev.mero.core.ops.LinuxSyscalls.EPERM;
 import static dev.mero.core.ops.LinuxSyscalls.O_CLOEXEC;
@@ -11,15 +13,23 @@ import static dev.mero.core.ops.LinuxSyscalls.O_RDONLY;
 import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_BENEATH;
 import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_NO_MAGICLINKS;
 import static dev.mero.core.ops.LinuxSyscalls.RESOLVE_NO_SYMLINKS;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_DEV_MAJOR;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_DEV_MINOR;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_INO;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_INO_AT;
+import static dev.mero.core.ops.LinuxSyscalls.STATX_MASK;
 import static dev.mero.core.ops.LinuxSyscalls.STATX_MODE;
 import static dev.mero.core.ops.LinuxSyscalls.STATX_SIZE_AT;
+import static dev.mero.core.ops.LinuxSyscalls.S_IFDIR;
 import static dev.mero.core.ops.LinuxSyscalls.S_IFMT;
 import static dev.mero.core.ops.LinuxSyscalls.S_IFREG;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.mero.core.path.FileNameEncoding;
+import dev.mero.core.path.PathResolver;
 import dev.mero.core.PathEntry;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -105,13 +115,30 @@ final class LinuxConfinedCalls implements ConfinedCalls {
 
     @Override
     public SeekableByteChannel openRegularFile(PathEntry entry, Path file) {
+        return open(entry, file, false);
+    }
+
+    /**
+     * Checks the mount as {@link PathEntry#requireUnchanged} does, through the kernel: one {@code statx} of its
+     * path, not following a last link, must find a directory with the identity of the kept descriptor (which
+     * {@link #borrow} checked to be the mounted directory), so no JDK attribute object is built per read.
+     */
+    @Override
+    public SeekableByteChannel openRegularFileOfUnchangedMount(PathEntry entry, Path file) {
+        return open(entry, file, true);
+    }
+
+    private SeekableByteChannel open(PathEntry entry, Path file, boolean checkMount) {
         Mount mount = borrow(entry);
         if (mount == null) {
             return null;
         }
         try {
             NativeScratch scratch = NativeScratch.get();
-            if (!scratch.setPath(entry.realPath().relativize(file).toString(), encoding)) {
+            if (checkMount && !mount.isStillAt(scratch, entry.realPath())) {
+                return null;
+            }
+            if (!scratch.setPath(PathResolver.relative(entry.realPath(), file), encoding)) {
                 return null;
             }
             long fd = openat2(scratch, mount.fd, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | calls.oNofollow,
@@ -150,7 +177,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         int fd = -1;
         try {
             NativeScratch scratch = NativeScratch.get();
-            String relative = root.relativize(directory.path()).toString();
+            String relative = PathResolver.relative(root, directory.path());
             if (!scratch.setPath(relative.isEmpty() ? "." : relative, encoding)) {
                 return null;
             }
@@ -185,7 +212,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         int fd = -1;
         try {
             NativeScratch scratch = NativeScratch.get();
-            if (!scratch.setPath(root.relativize(directory).toString(), encoding)) {
+            if (!scratch.setPath(PathResolver.relative(root, directory), encoding)) {
                 return null;
             }
             long opened = openat2(scratch, mount.fd,
@@ -316,7 +343,7 @@ final class LinuxConfinedCalls implements ConfinedCalls {
             calls.close((int) fd);
             return null;
         }
-        Mount opened = new Mount((int) fd, attributes);
+        Mount opened = new Mount((int) fd, attributes, identityOf(scratch, (int) fd));
         opened.users = 1;
         synchronized (mounts) {
             Mount replaced = mounts.put(root, opened);
@@ -327,16 +354,58 @@ final class LinuxConfinedCalls implements ConfinedCalls {
         return opened;
     }
 
+    /**
+     * The device and inode of an open descriptor's file, as {@code statx} reports them, or {@code null} when the
+     * call fails or does not report the inode.
+     */
+    private long[] identityOf(NativeScratch scratch, int fd) {
+        if (calls.statxIdentity(scratch.capture, fd, scratch.empty, AT_EMPTY_PATH, scratch.statx) != 0) {
+            return null;
+        }
+        return identity(scratch.statx);
+    }
+
+    /** The device (major, minor) and inode a successful {@code statx} wrote, {@code null} without the inode. */
+    private static long[] identity(MemorySegment statx) {
+        if ((statx.get(JAVA_INT, STATX_MASK) & STATX_INO) == 0) {
+            return null;
+        }
+        return new long[] {Integer.toUnsignedLong(statx.get(JAVA_INT, STATX_DEV_MAJOR)),
+                Integer.toUnsignedLong(statx.get(JAVA_INT, STATX_DEV_MINOR)), statx.get(JAVA_LONG, STATX_INO_AT)};
+    }
+
     /** A kept mount descriptor and how many calls use it; closed when evicted and no longer used. */
     private final class Mount {
         final int fd;
         final BasicFileAttributes attributes;
+        /** The kept directory's device (major, minor) and inode; {@code null} if they could not be read. */
+        private final long[] identity;
         int users;
         boolean evicted;
 
-        Mount(int fd, BasicFileAttributes attributes) {
+        Mount(int fd, BasicFileAttributes attributes, long[] identity) {
             this.fd = fd;
             this.attributes = attributes;
+            this.identity = identity;
+        }
+
+        /**
+         * Whether the mount's path still names, without following a last link, the kept directory: a directory
+         * with its device and inode (the file key {@link PathEntry#requireUnchanged} compares). Uses the
+         * scratch's path and statx buffers.
+         */
+        boolean isStillAt(NativeScratch scratch, Path root) {
+            if (identity == null || !scratch.setPath(root.toString(), encoding)
+                    || calls.statxIdentity(scratch.capture, AT_FDCWD, scratch.path, AT_SYMLINK_NOFOLLOW,
+                    scratch.statx) != 0
+                    || (scratch.statx.get(JAVA_SHORT, STATX_MODE) & S_IFMT) != S_IFDIR) {
+                return false;
+            }
+            MemorySegment now = scratch.statx;
+            return (now.get(JAVA_INT, STATX_MASK) & STATX_INO) != 0
+                    && identity[0] == Integer.toUnsignedLong(now.get(JAVA_INT, STATX_DEV_MAJOR))
+                    && identity[1] == Integer.toUnsignedLong(now.get(JAVA_INT, STATX_DEV_MINOR))
+                    && identity[2] == now.get(JAVA_LONG, STATX_INO_AT);
         }
 
         void release() {

@@ -28,6 +28,7 @@ final class LinuxSyscalls {
 
     static final int AT_FDCWD = -100;
     static final int AT_EMPTY_PATH = 0x1000;
+    static final int AT_SYMLINK_NOFOLLOW = 0x100;
     static final int O_RDONLY = 0;
     static final int O_NOCTTY = 0x100;
     static final int O_NONBLOCK = 0x800;
@@ -37,6 +38,7 @@ final class LinuxSyscalls {
     static final long RESOLVE_NO_SYMLINKS = 0x04;
     static final long RESOLVE_BENEATH = 0x08;
     static final int STATX_TYPE = 0x1;
+    static final int STATX_INO = 0x100;
     static final int STATX_SIZE = 0x200;
     static final int S_IFMT = 0170000;
     static final int S_IFREG = 0100000;
@@ -44,10 +46,17 @@ final class LinuxSyscalls {
     static final int EPERM = 1;
     static final int EINTR = 4;
     static final int ENOSYS = 38;
-    /** {@code struct statx}: 256 bytes; {@code stx_mode} at 28, {@code stx_size} at 40. */
+    /**
+     * {@code struct statx}: 256 bytes; {@code stx_mask} at 0, {@code stx_mode} at 28, {@code stx_ino} at 32,
+     * {@code stx_size} at 40, {@code stx_dev_major} and {@code stx_dev_minor} at 136 and 140.
+     */
     static final long STATX_BYTES = 256;
+    static final long STATX_MASK = 0;
     static final long STATX_MODE = 28;
+    static final long STATX_INO_AT = 32;
     static final long STATX_SIZE_AT = 40;
+    static final long STATX_DEV_MAJOR = 136;
+    static final long STATX_DEV_MINOR = 140;
     /** {@code struct open_how}: flags, mode, resolve, three 64-bit fields. */
     static final long OPEN_HOW_BYTES = 24;
 
@@ -168,6 +177,21 @@ final class LinuxSyscalls {
     int fstatx(MemorySegment capture, int fd, MemorySegment empty, MemorySegment buffer) {
         try {
             int r = (int) STATX.invokeExact(capture, fd, empty, AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, buffer);
+            return r < 0 ? -errno(capture) : r;
+        } catch (Throwable t) {
+            throw rethrown(t);
+        }
+    }
+
+    /**
+     * {@code statx(directory, path, flags, STATX_TYPE | STATX_INO, buffer)}: a file's type and identity (the
+     * device in {@code stx_dev_major}/{@code stx_dev_minor}, the inode in {@code stx_ino}).
+     *
+     * @return 0, or {@code -errno}
+     */
+    int statxIdentity(MemorySegment capture, int directory, MemorySegment path, int flags, MemorySegment buffer) {
+        try {
+            int r = (int) STATX.invokeExact(capture, directory, path, flags, STATX_TYPE | STATX_INO, buffer);
             return r < 0 ? -errno(capture) : r;
         } catch (Throwable t) {
             throw rethrown(t);

@@ -126,6 +126,93 @@ class ConfinedCallsTest {
     }
 
     @Test
+    void namesOfEveryKindReadAsTheJdkPathReadsThem() throws IOException {
+        // ASCII and wider names go to the kernel by different routes (NativeScratch.setPath): the longest name,
+        // two-byte and three-byte characters, a deep path, and names the file-name encoding cannot hold
+        StringBuilder deep = new StringBuilder("src");
+        for (int i = 0; deep.length() < 1_500; i++) {
+            deep.append('/').append(String.valueOf((char) ('a' + i)).repeat(120));
+        }
+        Files.createDirectories(w.ws.resolve(deep.toString()));
+        List<String> names = List.of("src/" + "n".repeat(251) + ".txt", "src/" + "\u00e9".repeat(125) + ".txt",
+                "src/\u65e5\u672c\u8a9e.txt", "src/caf\u00e9/plain.txt", deep + "/end.txt", "src/x\u007e-_.+y.txt");
+        for (String name : names) {
+            Files.createDirectories(w.ws.resolve(name).getParent());
+            Files.writeString(w.ws.resolve(name), "content of " + name + "\n");
+        }
+        for (String name : names) {
+            String json = "{\"path\":\"/ws/" + name + "\"}";
+            assertSameAnswers(name, () -> OpsWorkspace.modelText(ops, "read_file", json));
+            assertThat(OpsWorkspace.modelText(ops, "read_file", json)).isEqualTo("content of " + name + "\n");
+        }
+        for (String unusable : List.of("src/lone\ud800.txt", "src/bad\ufffd.txt", "src/" + "m".repeat(256) + ".txt",
+                "src/" + "\u00e9".repeat(128) + ".txt")) {
+            String json = "{\"path\":\"/ws/" + unusable + "\"}";
+            assertSameAnswers(unusable, () -> OpsWorkspace.modelText(ops, "read_file", json));
+        }
+    }
+
+    @Test
+    void aMountRenamedReplacedOrTurnedIntoALinkIsRefusedAsTheJdkPathRefusesIt() throws IOException {
+        // the layer checks the mount through its kept descriptor's identity (read_file's decision leaves that
+        // check to the open): every change answers as the JDK's lstat of the mount does, and a mount put back reads
+        String json = "{\"path\":\"/ws/src/a.md\"}";
+        String refused = "Denied: The mount '/ws' in context 'test' is no longer the directory";
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).isEqualTo("# a\nline two\n");
+        Path old = w.ws.resolveSibling("ws-old");
+        Files.move(w.ws, old);
+        assertSameAnswers("renamed away", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).startsWith(refused);
+        Files.createSymbolicLink(w.ws, old);
+        assertSameAnswers("a link to the old directory", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).startsWith(refused);
+        Files.delete(w.ws);
+        Files.createDirectories(w.ws.resolve("src"));
+        Files.writeString(w.ws.resolve("src/a.md"), "replaced\n");
+        assertSameAnswers("replaced", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).startsWith(refused).doesNotContain("replaced\n");
+        Files.move(w.ws, w.ws.resolveSibling("ws-new"));
+        Files.move(old, w.ws);
+        assertSameAnswers("put back", () -> OpsWorkspace.modelText(ops, "read_file", json));
+        assertThat(OpsWorkspace.modelText(ops, "read_file", json)).isEqualTo("# a\nline two\n");
+    }
+
+    @Test
+    void concurrentReadsOnManyThreadsEachReadTheirOwnFile() throws Exception {
+        // each thread has its own native buffers: a name or data written by one never shows in another's read
+        int threads = 8;
+        List<String> names = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String name = "src/" + (t % 2 == 0 ? "t" + t : "\u00fc" + "w".repeat(20 * t) + t) + ".txt";
+            Files.writeString(w.ws.resolve(name), ("thread " + t + " line\n").repeat(50 + t * 100));
+            names.add(name);
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<Integer>> done = new ArrayList<>();
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            for (String name : names) {
+                String expected = Files.readString(w.ws.resolve(name));
+                done.add(pool.submit(() -> {
+                    start.await();
+                    int reads = 0;
+                    for (; reads < 200; reads++) {
+                        assertThat(OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/" + name + "\"}"))
+                                .as(name).isEqualTo(expected);
+                    }
+                    return reads;
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<Integer> each : done) {
+                assertThat(each.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void everyWalkAnswersAsTheJdkPathDoes() {
         for (String[] call : List.of(
                 new String[] {"find_files", "{\"path\":\"/ws\",\"pattern\":\"**\"}"},
