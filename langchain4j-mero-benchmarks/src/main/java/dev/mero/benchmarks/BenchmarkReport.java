@@ -84,7 +84,8 @@ public final class BenchmarkReport {
             file with one non-blocking `openat2` relative to a checked descriptor of its directory, type it with \
             `statx`, read it with `pread` and close it (`ListedFiles`: 4 system calls per file, `grep -rn` 5; no \
             `FileChannel`, `fstatat` or `lseek`): Java 25 search 142-150 to 116-130 ms of CPU and 155-166 to \
-            106-130 ms (median) per search in alternated runs at load 10-12. What is left on Java 25 is the walk on \
+            106-130 ms (median) per search in alternated runs at load 10-12; `SearchRatio` back to back at load 6-8: \
+            1.63x to 1.02x `grep -rn` (median ratio of the medians), `ne+dle` 1.63x to 1.19x. What is left on Java 25 is the walk on \
             the caller (the protected-path match per entry, the sort of each listing) while the workers wait, and \
             the workers' search while the caller waits.
             - Path decisions by host path at 10,000 entries: 1.43x and 1.62x in the two quiet runs of the whole \
