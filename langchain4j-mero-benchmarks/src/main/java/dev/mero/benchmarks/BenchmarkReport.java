@@ -89,7 +89,14 @@ public final class BenchmarkReport {
             check): `strace -c` counts one `statx` per entry where there were two per file (4,084 to 2,083 per search \
             of 2,001 files). The protected-path check indexes its globs by the first and last character of a name, \
             so most names touch no glob (28-197 ns against 347-2,221 ns per path with the default set, interleaved, \
-            load 15).
+            load 15). On Java 22+ the walk takes the type-only `getdents64` listing and the workers open each listed \
+            file with one non-blocking `openat2` relative to a checked descriptor of its directory, type it with \
+            `statx`, read it with `pread` and close it (`ListedFiles`: 4 system calls per file, `grep -rn` 5; no \
+            `FileChannel`, `fstatat` or `lseek`): Java 25 search 142-150 to 116-130 ms of CPU and 155-166 to \
+            106-130 ms (median) per search in alternated runs at load 10-12; `SearchRatio` back to back at load 6-8: \
+            1.63x to 1.02x `grep -rn` (median ratio of the medians), `ne+dle` 1.63x to 1.19x. What is left on Java 25 is the walk on \
+            the caller (the protected-path match per entry, the sort of each listing) while the workers wait, and \
+            the workers' search while the caller waits.
             - Path decisions by host path at 10,000 entries: 1.43x and 1.62x in the two quiet runs of the whole \
             suite, 1.00x when only those two benchmarks ran. Both contexts in one JVM, in interleaved rounds \
             (`PathDecisionRatio`), showed a real cost: 1.55x and 2.2x. The entries were indexed by slug, real \

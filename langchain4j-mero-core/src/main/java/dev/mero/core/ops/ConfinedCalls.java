@@ -125,6 +125,19 @@ interface ConfinedCalls {
         return Selected.calls;
     }
 
+    /**
+     * Opens an open directory's regular files for a search, from a descriptor of that very directory opened confined
+     * below the mount and checked to be the directory the walk opened ({@link ListedFiles}).
+     *
+     * @param entry     the mount the directory is in
+     * @param directory the open directory
+     * @return the directory's files, which the caller closes; or {@code null} when this layer does not decide (then
+     *         open each file through {@link SecureDirectory#openListedFile})
+     */
+    default ListedFiles listedFiles(PathEntry entry, SecureDirectory directory) {
+        return null;
+    }
+
     /** The selected layer; tests replace it to run the JDK's path on Java 25 too. */
     final class Selected {
         static volatile ConfinedCalls calls = select();

@@ -3,6 +3,7 @@ package dev.mero.core.ops;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
+import dev.mero.core.PathEntry;
 import dev.mero.core.message.Messages;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -41,6 +42,12 @@ final class FileScanner {
     private final LiteralPrefilter prefilter;
     private final int maxFileBytes;
     private final int maxLines;
+    /** The mount of the searched files, for the confined opens ({@link ConfinedCalls}); {@code null}: none. */
+    private final PathEntry entry;
+    /** The directory whose files {@link #files} opens, or {@code null}. */
+    private SecureDirectory filesOf;
+    /** Its files through the confined calls, or {@code null} where they do not decide. */
+    private ListedFiles files;
     private byte[] buffer = new byte[FIRST_BUFFER];
 
     /**
@@ -53,6 +60,17 @@ final class FileScanner {
      *                     reached)
      */
     FileScanner(Pattern pattern, LiteralPrefilter prefilter, int maxFileBytes, int maxLines) {
+        this(pattern, prefilter, maxFileBytes, maxLines, null);
+    }
+
+    /**
+     * Prepares a scanner that opens the files of one mount through the kernel's confined calls where they decide
+     * ({@link ConfinedCalls#listedFiles}); call {@link #release()} when a batch is done.
+     *
+     * @param entry the mount every searched file is in, or {@code null} to open each through its directory only
+     */
+    FileScanner(Pattern pattern, LiteralPrefilter prefilter, int maxFileBytes, int maxLines, PathEntry entry) {
+        this.entry = entry;
         this.matcher = pattern.matcher("");
         this.prefilter = prefilter;
         this.maxFileBytes = maxFileBytes;
@@ -64,7 +82,8 @@ final class FileScanner {
      *
      * @param parent   its open directory
      * @param name     its name there, listed as a regular file
-     * @param size     its size when it was listed
+     * @param size     its size when it was listed, or {@code -1} where the listing gave its type only (then its
+     *                 size when it is opened)
      * @param deadline {@link System#nanoTime()} at which to stop
      * @return what it found; an unreadable file is not searched
      */
@@ -116,25 +135,79 @@ final class FileScanner {
 
     /**
      * Reads a file into {@link #buffer}, never following a link at its name: up to {@code limit} bytes, and no
-     * further than the size it had when it was listed (a file that grows meanwhile is searched as it was listed;
-     * a file that reports no size is read to its end).
+     * further than the size it had when it was listed, or opened where the listing gave only its type (a file that
+     * grows meanwhile is searched as it was then; a file that reports no size is read to its end). Opened through
+     * the kernel's confined calls where they decide ({@link ListedFiles}), else through its open directory.
      */
     private int read(SecureDirectory parent, String name, long size, int limit) throws IOException {
-        int wanted = size > 0 && size < limit ? (int) size : limit;
-        int length = 0;
-        try (SeekableByteChannel channel = parent.openListedFile(name)) {
-            while (length < wanted) {
-                if (length == buffer.length) {
-                    buffer = Arrays.copyOf(buffer, (int) Math.min(limit, 2L * buffer.length));
+        ListedFiles confined = filesOf(parent);
+        if (confined != null) {
+            SecureDirectory.beforeOpen.accept(name);
+            if (confined.open(name)) {
+                try {
+                    return read(confined::read, wanted(size < 0 ? confined.size() : size, limit), limit);
+                } catch (IOException e) {
+                    // not a plain success: the JDK's path decides, as it always has
+                } finally {
+                    confined.closeFile();
                 }
-                int read = channel.read(ByteBuffer.wrap(buffer, length, Math.min(buffer.length, limit) - length));
-                if (read < 0) {
-                    break;
-                }
-                length += read;
             }
         }
+        try (SeekableByteChannel channel = parent.openListedFile(name)) {
+            return read((into, offset, length) -> channel.read(ByteBuffer.wrap(into, offset, length)),
+                    wanted(size < 0 ? channel.size() : size, limit), limit);
+        }
+    }
+
+    /** How many bytes to read of a file of a given size: all, up to the limit; a file of no size to its end. */
+    private static int wanted(long size, int limit) {
+        return size > 0 && size < limit ? (int) size : limit;
+    }
+
+    /** Reads until {@code wanted} bytes or the end, growing {@link #buffer} up to {@code limit}. */
+    private int read(Source source, int wanted, int limit) throws IOException {
+        int length = 0;
+        while (length < wanted) {
+            if (length == buffer.length) {
+                buffer = Arrays.copyOf(buffer, (int) Math.min(limit, 2L * buffer.length));
+            }
+            int read = source.read(buffer, length, Math.min(buffer.length, limit) - length);
+            if (read < 0) {
+                break;
+            }
+            length += read;
+        }
         return length;
+    }
+
+    /** Where a file's bytes come from. */
+    private interface Source {
+        int read(byte[] into, int offset, int length) throws IOException;
+    }
+
+    /**
+     * The confined opens of a directory's files, kept while the files searched one after the other are in it (a
+     * batch holds the files of one directory); {@code null} where the confined calls do not decide.
+     */
+    private ListedFiles filesOf(SecureDirectory parent) {
+        if (entry == null) {
+            return null;
+        }
+        if (parent != filesOf) {
+            release();
+            filesOf = parent;
+            files = ConfinedCalls.current().listedFiles(entry, parent);
+        }
+        return files;
+    }
+
+    /** Closes what the confined opens keep open; the scanner opens it again when needed. */
+    void release() {
+        if (files != null) {
+            files.close();
+            files = null;
+        }
+        filesOf = null;
     }
 
     private static String shown(String line) {

@@ -162,9 +162,14 @@ final class SearchBatch implements AutoCloseable {
     private void drain(Worker worker, List<Pending> files, AtomicInteger next, AtomicBoolean stop,
                        AtomicReferenceArray<FileScanner.Found> found) {
         worker.watch = BoundedOpen.Watch.current();
-        for (int i = next.getAndIncrement(); i < found.length() && !stop.get(); i = next.getAndIncrement()) {
-            Pending file = files.get(i);
-            found.set(i, worker.scanner.scan(file.parent(), file.name(), file.size(), deadline));
+        try {
+            for (int i = next.getAndIncrement(); i < found.length() && !stop.get(); i = next.getAndIncrement()) {
+                Pending file = files.get(i);
+                found.set(i, worker.scanner.scan(file.parent(), file.name(), file.size(), deadline));
+            }
+        } finally {
+            // the directories are closed after this batch; so is any descriptor the scanner kept of one
+            worker.scanner.release();
         }
     }
 

@@ -63,7 +63,7 @@ final class SearchText implements ToolOperation {
             Results results = new Results();
             LiteralPrefilter prefilter = LiteralPrefilter.of(regex).orElse(null);
             Supplier<FileScanner> scanners = () -> new FileScanner(pattern, prefilter, limits.maxSearchFileBytes(),
-                    limits.maxSearchMatches() + 1);
+                    limits.maxSearchMatches() + 1, target.entry());
             TreeWalk.Outcome outcome = null;
             try (SearchBatch batch = new SearchBatch(scanners, threads, deadline)) {
                 Optional<BasicFileAttributes> self = attributesOf(target);
@@ -84,7 +84,8 @@ final class SearchText implements ToolOperation {
                                     if (attributes.isRegularFile()
                                             && (glob.isEmpty() || glob.get().matches(relative))) {
                                         boolean full = batch.add(new SearchBatch.Pending(parent, name,
-                                                attributes.size(), () -> Targets.child(target.virtualPath(), relative)));
+                                                TypedName.sizeOf(attributes),
+                                                () -> Targets.child(target.virtualPath(), relative)));
                                         return !full || settle();
                                     }
                                     return true;
@@ -93,6 +94,16 @@ final class SearchText implements ToolOperation {
                                 @Override
                                 public boolean settle() {
                                     return merge(batch.search(), deadline, results);
+                                }
+
+                                /**
+                                 * Where the kernel lists the types with the names, the type is all a file needs
+                                 * here: its size is read when it is opened ({@link ListedFiles}), so the walk reads
+                                 * no attributes per file. On the JDK's path, as before, every entry's.
+                                 */
+                                @Override
+                                public boolean typesSuffice() {
+                                    return ConfinedCalls.current() != ConfinedCalls.NONE;
                                 }
 
                                 @Override

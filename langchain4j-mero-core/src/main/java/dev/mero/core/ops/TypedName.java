@@ -53,6 +53,16 @@ record TypedName(String name, Type type) {
         return new TypeOnly(type);
     }
 
+    /**
+     * The size in attributes a walk handed over, where they hold one.
+     *
+     * @param attributes an entry's attributes from a walk
+     * @return the size, or {@code -1} for type-only attributes ({@link #attributes()}), which know none
+     */
+    static long sizeOf(BasicFileAttributes attributes) {
+        return attributes instanceof TypeOnly ? -1 : attributes.size();
+    }
+
     /** The type-only attributes. */
     private record TypeOnly(Type type) implements BasicFileAttributes {
 

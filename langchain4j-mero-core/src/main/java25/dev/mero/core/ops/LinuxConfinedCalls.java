@@ -425,4 +425,45 @@ final class LinuxConfinedCalls implements ConfinedCalls {
             }
         }
     }
+
+    /**
+     * Opens a descriptor ({@code O_PATH}) of a walk's open directory, confined below the mount and checked to be that
+     * very directory, from which {@link LinuxListedFiles} opens the listed files.
+     */
+    @Override
+    public ListedFiles listedFiles(PathEntry entry, SecureDirectory directory) {
+        Path root = entry.realPath();
+        if (!directory.path().startsWith(root)) {
+            return null;
+        }
+        Mount mount = borrow(entry);
+        if (mount == null) {
+            return null;
+        }
+        int fd = -1;
+        try {
+            NativeScratch scratch = NativeScratch.get();
+            String relative = root.relativize(directory.path()).toString();
+            if (!scratch.setPath(relative.isEmpty() ? "." : relative, encoding)) {
+                return null;
+            }
+            long opened = openat2(scratch, mount.fd, O_PATH | O_CLOEXEC | calls.oDirectory | calls.oNofollow,
+                    BENEATH);
+            if (opened < 0) {
+                return null;
+            }
+            fd = (int) opened;
+            if (!sameDirectory(fd, directory)) {
+                return null;
+            }
+            ListedFiles files = new LinuxListedFiles(calls, fd, encoding);
+            fd = -1;
+            return files;
+        } finally {
+            if (fd >= 0) {
+                calls.close(fd);
+            }
+            mount.release();
+        }
+    }
 }

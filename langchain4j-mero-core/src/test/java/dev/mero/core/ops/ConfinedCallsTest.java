@@ -247,9 +247,14 @@ class ConfinedCallsTest {
                 .isEqualTo(tree);
         // ws, ws/src, src/deep, deep/er: twice; outdir and dotdot are links, never entered
         assertThat(counting.listings.get()).isEqualTo(8);
-        // a walk whose visitor reads sizes (search_text) never takes the type-only listing
-        OpsWorkspace.modelText(ops, "search_text", "{\"path\":\"/ws\",\"pattern\":\"needle\"}");
-        assertThat(counting.listings.get()).isEqualTo(8);
+        // search_text takes the type-only listing too, reading each file's size when it opens it, and answers alike
+        String search = "{\"path\":\"/ws\",\"pattern\":\"needle|line 2999 \"}";
+        String searched = OpsWorkspace.modelText(ops, "search_text", search);
+        assertThat(counting.listings.get()).isEqualTo(12);
+        ConfinedCalls.Selected.calls = ConfinedCalls.NONE;
+        assertThat(searched).isEqualTo(OpsWorkspace.modelText(ops, "search_text", search))
+                .contains("/ws/src/deep/er/c.txt:1: needle c", "/ws/src/big.txt:3000: line 2999 of");
+        ConfinedCalls.Selected.calls = counting;
         assertThat(OpsWorkspace.modelText(ops, "read_file", "{\"path\":\"/ws/src/a.md\"}"))
                 .isEqualTo("# a\nline two\n");
         assertThat(counting.opens.get()).isEqualTo(1);

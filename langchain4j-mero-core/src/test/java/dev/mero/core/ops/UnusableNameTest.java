@@ -59,6 +59,15 @@ class UnusableNameTest {
     }
 
     @Test
+    void aSearchSkipsTheNameAndSaysSo() {
+        String found = w.ops().call("search_text", "{\"path\":\"/ws\",\"pattern\":\"needle\"}");
+
+        assertThat(found).startsWith("1 matching line for 'needle' in '/ws' (searched 2 files):\n/ws/plain.txt:1: needle")
+                .endsWith("\n[1 name was skipped: its bytes are not valid UTF-8, the JVM's file-name encoding, so it "
+                        + "cannot be read; rename it.]");
+    }
+
+    @Test
     void aListingCutToItsLimitCountsTheName() {
         String listing = w.ops(OperationLimits.builder().maxListEntries(2)).call("list_directory",
                 "{\"path\":\"/ws\"}");
