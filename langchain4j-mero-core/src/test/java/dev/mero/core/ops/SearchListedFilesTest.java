@@ -95,7 +95,12 @@ class SearchListedFilesTest {
         String text = assertTimeoutPreemptively(BOUND, () -> OpsWorkspace.modelText(shortSearch, "search_text",
                 "{\"path\":\"/ws/sub\",\"pattern\":\"needle\"}"));
 
-        assertThat(text).contains("[Incomplete: the search reached its time limit of 1000 ms");
+        if (Boolean.getBoolean("mero.expectPortableDirectories")) {
+            // the portable layer (java25-portable) opens without blocking: the pipe is refused at once
+            assertThat(text).doesNotContain("needle one").doesNotContain("Incomplete");
+        } else {
+            assertThat(text).contains("[Incomplete: the search reached its time limit of 1000 ms");
+        }
     }
 
     @Test
