@@ -166,35 +166,50 @@ final class LinuxConfinedCalls implements ConfinedCalls {
 
     @Override
     public List<TypedName> list(PathEntry entry, SecureDirectory directory, int max) {
+        int fd = reopen(entry, directory, O_RDONLY | O_NONBLOCK | O_CLOEXEC | calls.oDirectory | calls.oNofollow);
+        if (fd < 0) {
+            return null;
+        }
+        try {
+            return entries(NativeScratch.get(), fd, max);
+        } finally {
+            calls.close(fd);
+        }
+    }
+
+    /**
+     * Opens a walk's open directory again from its mount's kept descriptor, confined below the mount and checked to
+     * be that very directory.
+     *
+     * @return the new descriptor, or -1 where the directory is not below the mount, the name cannot be passed, the
+     *         open fails or it finds another directory
+     */
+    private int reopen(PathEntry entry, SecureDirectory directory, int flags) {
         Path root = entry.realPath();
         if (!directory.path().startsWith(root)) {
-            return null;
+            return -1;
         }
         Mount mount = borrow(entry);
         if (mount == null) {
-            return null;
+            return -1;
         }
-        int fd = -1;
         try {
             NativeScratch scratch = NativeScratch.get();
             String relative = PathResolver.relative(root, directory.path());
             if (!scratch.setPath(relative.isEmpty() ? "." : relative, encoding)) {
-                return null;
+                return -1;
             }
-            long opened = openat2(scratch, mount.fd,
-                    O_RDONLY | O_NONBLOCK | O_CLOEXEC | calls.oDirectory | calls.oNofollow, BENEATH);
+            long opened = openat2(scratch, mount.fd, flags, BENEATH);
             if (opened < 0) {
-                return null;
+                return -1;
             }
-            fd = (int) opened;
+            int fd = (int) opened;
             if (!sameDirectory(fd, directory)) {
-                return null;
-            }
-            return entries(scratch, fd, max);
-        } finally {
-            if (fd >= 0) {
                 calls.close(fd);
+                return -1;
             }
+            return fd;
+        } finally {
             mount.release();
         }
     }
@@ -432,38 +447,15 @@ final class LinuxConfinedCalls implements ConfinedCalls {
      */
     @Override
     public ListedFiles listedFiles(PathEntry entry, SecureDirectory directory) {
-        Path root = entry.realPath();
-        if (!directory.path().startsWith(root)) {
+        int fd = reopen(entry, directory, O_PATH | O_CLOEXEC | calls.oDirectory | calls.oNofollow);
+        if (fd < 0) {
             return null;
         }
-        Mount mount = borrow(entry);
-        if (mount == null) {
-            return null;
-        }
-        int fd = -1;
         try {
-            NativeScratch scratch = NativeScratch.get();
-            String relative = root.relativize(directory.path()).toString();
-            if (!scratch.setPath(relative.isEmpty() ? "." : relative, encoding)) {
-                return null;
-            }
-            long opened = openat2(scratch, mount.fd, O_PATH | O_CLOEXEC | calls.oDirectory | calls.oNofollow,
-                    BENEATH);
-            if (opened < 0) {
-                return null;
-            }
-            fd = (int) opened;
-            if (!sameDirectory(fd, directory)) {
-                return null;
-            }
-            ListedFiles files = new LinuxListedFiles(calls, fd, encoding);
-            fd = -1;
-            return files;
-        } finally {
-            if (fd >= 0) {
-                calls.close(fd);
-            }
-            mount.release();
+            return new LinuxListedFiles(calls, fd, encoding);
+        } catch (RuntimeException | Error e) {
+            calls.close(fd);
+            throw e;
         }
     }
 }

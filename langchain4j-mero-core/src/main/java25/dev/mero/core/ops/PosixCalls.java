@@ -155,46 +155,19 @@ final class PosixCalls {
      * @throws IOException as the JDK reports the same error
      */
     int openat(int directory, String name, int flags, int mode) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            int fd = (int) openat.invokeExact(capture, directory, native_(arena, name), flags, mode);
-            if (fd < 0) {
-                throw failure(errno(capture), name);
-            }
-            return fd;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return (int) checked(name, (arena, capture) ->
+                (int) openat.invokeExact(capture, directory, native_(arena, name), flags, mode));
     }
 
     /** {@code unlinkat(directory, name, flags)}. */
     void unlinkat(int directory, String name, int flags) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            if ((int) unlinkat.invokeExact(capture, directory, native_(arena, name), flags) < 0) {
-                throw failure(errno(capture), name);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        checked(name, (arena, capture) -> (int) unlinkat.invokeExact(capture, directory, native_(arena, name), flags));
     }
 
     /** {@code renameat(from, name, to, newName)}. */
     void renameat(int from, String name, int to, String newName) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            if ((int) renameat.invokeExact(capture, from, native_(arena, name), to, native_(arena, newName)) < 0) {
-                throw failure(errno(capture), name);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        checked(name, (arena, capture) ->
+                (int) renameat.invokeExact(capture, from, native_(arena, name), to, native_(arena, newName)));
     }
 
     /** {@code close(fd)}; its outcome tells nothing a caller could act on. */
@@ -214,17 +187,10 @@ final class PosixCalls {
      * @throws IOException if they cannot be read
      */
     DescriptorAttributes fstat(int fd) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            MemorySegment buffer = arena.allocate(STAT_ROOM, 8);
-            if ((int) fstat.invokeExact(capture, fd, buffer) < 0) {
-                throw failure(errno(capture), null);
-            }
+        try (Arena buffers = Arena.ofConfined()) {
+            MemorySegment buffer = buffers.allocate(STAT_ROOM, 8);
+            checked(null, (arena, capture) -> (int) fstat.invokeExact(capture, fd, buffer));
             return attributes(buffer);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
@@ -235,18 +201,12 @@ final class PosixCalls {
      * @throws IOException if they cannot be read
      */
     DescriptorAttributes fstatat(int directory, String name, boolean follow) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            MemorySegment buffer = arena.allocate(STAT_ROOM, 8);
-            int flags = follow ? 0 : table.flags().atSymlinkNofollow();
-            if ((int) fstatat.invokeExact(capture, directory, native_(arena, name), buffer, flags) < 0) {
-                throw failure(errno(capture), name);
-            }
+        int flags = follow ? 0 : table.flags().atSymlinkNofollow();
+        try (Arena buffers = Arena.ofConfined()) {
+            MemorySegment buffer = buffers.allocate(STAT_ROOM, 8);
+            checked(name, (arena, capture) ->
+                    (int) fstatat.invokeExact(capture, directory, native_(arena, name), buffer, flags));
             return attributes(buffer);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
@@ -343,19 +303,9 @@ final class PosixCalls {
      * @throws IOException if the read fails
      */
     long read(int fd, MemorySegment buffer, long position) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            long n = position < 0 ? (long) read.invokeExact(capture, fd, buffer, buffer.byteSize())
-                    : (long) pread.invokeExact(capture, fd, buffer, buffer.byteSize(), position);
-            if (n < 0) {
-                throw failure(errno(capture), null);
-            }
-            return n;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return checked(null, (arena, capture) -> position < 0
+                ? (long) read.invokeExact(capture, fd, buffer, buffer.byteSize())
+                : (long) pread.invokeExact(capture, fd, buffer, buffer.byteSize(), position));
     }
 
     /**
@@ -365,72 +315,52 @@ final class PosixCalls {
      * @throws IOException if the write fails
      */
     long write(int fd, MemorySegment buffer, long position) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            long n = position < 0 ? (long) write.invokeExact(capture, fd, buffer, buffer.byteSize())
-                    : (long) pwrite.invokeExact(capture, fd, buffer, buffer.byteSize(), position);
-            if (n < 0) {
-                throw failure(errno(capture), null);
-            }
-            return n;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return checked(null, (arena, capture) -> position < 0
+                ? (long) write.invokeExact(capture, fd, buffer, buffer.byteSize())
+                : (long) pwrite.invokeExact(capture, fd, buffer, buffer.byteSize(), position));
     }
 
     /** {@code lseek(fd, offset, whence)}: the new position. */
     long lseek(int fd, long offset, int whence) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            long at = (long) lseek.invokeExact(capture, fd, offset, whence);
-            if (at < 0) {
-                throw failure(errno(capture), null);
-            }
-            return at;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return checked(null, (arena, capture) -> (long) lseek.invokeExact(capture, fd, offset, whence));
     }
 
     /** {@code ftruncate(fd, size)}. */
     void ftruncate(int fd, long size) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            if ((int) ftruncate.invokeExact(capture, fd, size) < 0) {
-                throw failure(errno(capture), null);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        checked(null, (arena, capture) -> (int) ftruncate.invokeExact(capture, fd, size));
     }
 
     /** {@code fsync(fd)}. */
     void fsync(int fd) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            if ((int) fsync.invokeExact(capture, fd) < 0) {
-                throw failure(errno(capture), null);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        checked(null, (arena, capture) -> (int) fsync.invokeExact(capture, fd));
     }
 
     /** {@code fchmod(fd, mode)}. */
     void fchmod(int fd, int mode) throws IOException {
+        checked(null, (arena, capture) -> (int) fchmod.invokeExact(capture, fd, mode));
+    }
+
+    /** One native call with its {@code errno} captured; the arena lives as long as the call (its names). */
+    @FunctionalInterface
+    private interface Call {
+        long invoke(Arena arena, MemorySegment capture) throws Throwable;
+    }
+
+    /**
+     * Runs a call that reports a failure as a negative result and its cause in {@code errno}.
+     *
+     * @param name the name the call was given, for the exception ({@code null} for a descriptor's call)
+     * @return the call's result
+     * @throws IOException the exception the JDK gives for the same error
+     */
+    private long checked(String name, Call call) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = arena.allocate(CAPTURE);
-            if ((int) fchmod.invokeExact(capture, fd, mode) < 0) {
-                throw failure(errno(capture), null);
+            long result = call.invoke(arena, capture);
+            if (result < 0) {
+                throw failure(errno(capture), name);
             }
+            return result;
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
