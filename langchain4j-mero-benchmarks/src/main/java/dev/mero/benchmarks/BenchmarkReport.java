@@ -30,6 +30,11 @@ public final class BenchmarkReport {
 
             ### What limits each ratio (measured)
 
+            This run's machine is an AMD EPYC, the last report's an Intel Xeon (see "Machine"): the raw operations \
+            take 1.25-1.8x as long here (`Files.readString` 6.0 against 3.3 us, `grep -rn` 98 against 64 ms, the bare \
+            `bwrap` line 6.3 against 5.0 ms), so absolute figures (microseconds, decisions or calls per second) do not \
+            compare across the two reports; ratios do.
+
             - `read_file` (target 1.5x): earlier rounds made it one canonicalisation per call, an open from the \
             mount's kept directory handle, a small file read straight into the array that becomes the window. Now, \
             on Java 22+, the decision opens the file: it decides first on the path as written below the mount's \
@@ -52,9 +57,8 @@ public final class BenchmarkReport {
             task waits 500 us in its slot (at load 4 from builds: 4.7-5.0x, 15-22x with the spin kept; shorter \
             thresholds took the spin away on the quiet machine too). With six busy loops on the 2 cores every \
             hand-off waits for a time slice: 19-28x. Java 22+ has no hand-off. Interleaved (`ReadRatio`, 2,000 \
-            rounds after 500) before the round, quiet: Java 25 2.66x, Java 17 3.8x; in this run Java 25 2.13x and \
-            Java 17 3.14x, and JMH on Java 17 3.76x where the last report had 23.9x. The round after that took out of \
-            the Java 25 read, with the same answers and records: the decision's second look-up of the entries holding \
+            rounds after 500) before the round, quiet: Java 25 2.66x, Java 17 3.8x; in the last report Java 25 2.13x \
+            and Java 17 3.14x, JMH on Java 17 3.76x. The round after that took out of the Java 25 read, with the same answers and records: the decision's second look-up of the entries holding \
             the file, the ALLOWED event where nothing records it (no sink, the audit logger off for `info`, as in \
             this jar; `-Dmero.bench.auditSink=true` gives the context a sink), the mount root's check through the \
             JDK's `lstat` (a JNI call filling an attribute object), now one `statx` through the foreign-function API \
@@ -64,19 +68,21 @@ public final class BenchmarkReport {
             CPU-time samples: the six system calls (about 62%: `openat2` 21%, the mount root's `statx` 16%, the two \
             `pread`s 12%, `close` 7%, the descriptor's `statx` 6%), the line window and its stream (about 8%), the \
             decision (about 8%), the UTF-8 copy into a `String` (4%; `Files.readString` hands its array over with \
-            the JDK's internal access) and the guard (3%).
+            the JDK's internal access) and the guard (3%). In this run (load 1.3): Java 25 1.59x, Java 17 2.21x interleaved, JMH on Java 17 \
+            2.41x (14.4 against 6.0 us); Java 17 keeps its hand-off per open.
             - `list_directory` (no target; `ListRatio`, 200 entries against a `DirectoryStream`, a sort and a no-follow \
             type per entry, the same names and marks): each entry's protected-path check found the mounts above the \
             entry again (51% of a listing's samples); the decision has refused a protected directory, so each \
             entry's own path is matched against the globs once per listing now, as walks do: 1.94x to 1.52x on Java \
-            17 and 25 (load 5), 1.38x quiet.
+            17 and 25 (load 5), 1.38x quiet; in this run 1.18x on Java 17 and 1.11x on Java 25 (per round 1.14x, \
+            1.10x).
             - The JMH figures of `read_file`, the tool loop and every other guarded benchmark include no console \
             output: the benchmarks jar carries its own `simplelogger.properties` (audit lines below `warn` are \
             dropped; refusals are still built and recorded, and an ALLOWED event is built only where a sink or the \
             logger takes it). The MCP module's file, shaded in since the HTTP load \
             benchmark, had every ALLOWED line written to stderr: 605.8 us per `read_file` (34.94x) in the last report.
-            - `search_text` (target 1.5x; this run 1.86x in JMH and 1.76x interleaved, a regular expression 2.01x; \
-            the 1.20x and 1.27x of earlier JMH runs came while a loaded machine hid the open's hand-off): it reads each file once into a buffer kept for the search (up to the size it was \
+            - `search_text` (target 1.5x; this run 1.34x in JMH and 1.46x interleaved on Java 17, a regular \
+            expression 1.65x; the last report 1.86x and 1.76x; the 1.20x and 1.27x of earlier JMH runs came while a loaded machine hid the open's hand-off): it reads each file once into a buffer kept for the search (up to the size it was \
             listed with, so one `read` per small file), tests a literal pattern on the raw bytes before decoding \
             (`LiteralPrefilter`: 99% of the benchmark's files are never decoded), matches a regular expression over \
             line regions of the file decoded once, and searches the files of a directory on two threads (the caller \
@@ -127,9 +133,10 @@ public final class BenchmarkReport {
             6,386; Java 17 `find_files` from 2.68-3.04x to 2.04-2.37x at load 1.5 (2.07x per round, 1.98x the \
             ratio of the medians, quiet), `search_text` from 2.35-2.40x to 1.90-1.94x at load 3-4.5 (protected-path \
             checks of walk entries also skip the globs a name's first and last character rule out, 9% of its \
-            samples before). In this run, quiet: Java 17 1.17x per round and 1.09x in JMH (3.00x in the last \
-            report), Java 25 1.06x.
-            - The LangChain4j loop (target 1.3x; this run 1.86x, 23.5 us against 12.6 us): the ratio divides a turn \
+            samples before). In the last report, quiet: Java 17 1.17x per round and 1.09x in JMH, Java 25 1.06x; \
+            in this run (load 1.3) Java 17 1.21x per round and 1.04x in JMH, Java 25 1.35x per round (quartiles \
+            1.13-1.64: its rounds swung).
+            - The LangChain4j loop (target 1.3x; this run 1.74x, 24.9 us against 14.3 us; the last report 1.86x): the ratio divides a turn \
             by the operation, so each cut of `read_file` raises it (0.97x in the last report, when the read cost \
             69 us). The provider builds its tool list once (it was rebuilt on \
             every turn) and the `<untrusted-data>` id comes from a DRBG seeded once instead of a read of the entropy \
@@ -140,8 +147,8 @@ public final class BenchmarkReport {
             faster the operation, the larger this fixed share: the ratio was 1.45x when `read_file` cost 60 us. The \
             loop also needs a longer warm-up than the other benchmarks (LangChain4j's call graph is large): 72, 43 \
             and 30 us in the first iterations, 19-22 us after.
-            - `run_command` in the sandbox (target 1.10x; this run 1.79x in JMH and 1.94x interleaved, load 1.4-1.6, \
-            where the earlier rounds measured 1.06-1.35x at load 17-22): 1.01x and 1.15x in two quiet JMH runs then, with error bars on \
+            - `run_command` in the sandbox (target 1.10x; this run 1.81x in JMH and 1.76x interleaved, load 1.3, \
+            9.5 against 5.4 ms; the last report 1.79x and 1.94x; where the earlier rounds measured 1.06-1.35x at load 17-22): 1.01x and 1.15x in two quiet JMH runs then, with error bars on \
             the bare `bwrap` line (3.4 and 10 ms) far wider than the 10% asked, so the target is within the noise, \
             not shown. The sandbox's own start-up (namespaces, \
             mounts) is the floor. Moving a thread into a cgroup makes the kernel wait for an RCU grace period when no \
@@ -163,8 +170,10 @@ public final class BenchmarkReport {
             1.25x): a permit the bucket has is now one prepared `UPDATE` with every table, function and operator \
             qualified, sent as a statement instead of a PL/pgSQL call (`mero_decide` decides only when the row is \
             missing, another limit holds or no permit is left), and its transaction commits asynchronously where \
-            fsync is on. In this run 1.17x with fsync on (met) and 1.47x with fsync off, whose group started right \
-            after the HTTP load at load 4.6; a bare one-row upsert was 1.10x and 2.44x. What is left is the write \
+            fsync is on. In the last report 1.17x with fsync on (met) and 1.47x with fsync off; in this run (load \
+            1.9 to 1.2) 1.28x with fsync on and 1.48x with fsync off, both missed, with a bare one-row upsert at \
+            2.62x and 1.15x: the round trip of `SELECT 1` through the pool is 74-78 us here, and the permit's write \
+            adds 22-26 us to it. What is left is the write \
             itself (`pgbench`: `SELECT 1` 9-12 us, the upsert 21-25 us, the permit's `UPDATE` 39-59 us) and the \
             driver's per-statement query time-out, kept because it makes the server give up a lock wait. Schema \
             version 9 also runs every function with `search_path = pg_catalog, pg_temp`: a role that could create an \
