@@ -60,14 +60,7 @@ final class PosixSelfCheck {
         Path home = Path.of(System.getProperty("java.home")).toRealPath();
         int homeFd = calls.openat(flags.atFdcwd(), home.toString(), directoryFlags | flags.oNofollow(), 0);
         try {
-            List<String> names = list(calls, homeFd);
-            TreeSet<String> jdkNames = new TreeSet<>();
-            try (Stream<Path> listed = Files.list(home)) {
-                listed.forEach(entry -> jdkNames.add(entry.getFileName().toString()));
-            }
-            if (names.size() != jdkNames.size() || !jdkNames.equals(new TreeSet<>(names))) {
-                throw disagrees("the listing of the JDK's home");
-            }
+            List<String> names = listAsTheJdkDoes(calls, homeFd, home, "the listing of the JDK's home");
             boolean directory = false;
             String file = null;
             for (String name : names.subList(0, Math.min(names.size(), MAX_ENTRIES))) {
@@ -101,14 +94,7 @@ final class PosixSelfCheck {
         Path root = Path.of("/");
         int rootFd = calls.openat(calls.table.flags().atFdcwd(), root.toString(), directoryFlags, 0);
         try {
-            List<String> names = list(calls, rootFd);
-            TreeSet<String> jdkNames = new TreeSet<>();
-            try (Stream<Path> listed = Files.list(root)) {
-                listed.forEach(entry -> jdkNames.add(entry.getFileName().toString()));
-            }
-            if (names.size() != jdkNames.size() || !jdkNames.equals(new TreeSet<>(names))) {
-                throw disagrees("the listing of the root");
-            }
+            List<String> names = listAsTheJdkDoes(calls, rootFd, root, "the listing of the root");
             for (String name : names.subList(0, Math.min(names.size(), MAX_ENTRIES))) {
                 if (Files.isSymbolicLink(root.resolve(name))) {
                     compare("a link in the root", root.resolve(name), () -> calls.fstatat(rootFd, name, false));
@@ -117,6 +103,20 @@ final class PosixSelfCheck {
         } finally {
             calls.close(rootFd);
         }
+    }
+
+    /** The names {@code readdir} gives for a directory's descriptor, checked to be those {@link Files#list} gives. */
+    private static List<String> listAsTheJdkDoes(PosixCalls calls, int directory, Path path, String what)
+            throws IOException {
+        List<String> names = list(calls, directory);
+        TreeSet<String> jdkNames = new TreeSet<>();
+        try (Stream<Path> listed = Files.list(path)) {
+            listed.forEach(entry -> jdkNames.add(entry.getFileName().toString()));
+        }
+        if (names.size() != jdkNames.size() || !jdkNames.equals(new TreeSet<>(names))) {
+            throw disagrees(what);
+        }
+        return names;
     }
 
     /** The names {@code readdir} gives for a directory's descriptor, without {@code .} and {@code ..}. */
