@@ -2,6 +2,8 @@ package dev.mero.core.ops;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 
 /**
@@ -10,7 +12,8 @@ import java.util.Arrays;
  * file has, counted up to a scan limit. Never reads more than the scan limit, whatever the file holds.
  *
  * <p>The bytes are handled a line segment at a time ({@link Bytes}), not one by one: this is the hot loop of
- * {@code read_file}.
+ * {@code read_file}. A small whole file is read into the calling thread's buffer, which the window then shares
+ * ({@link #buffer}, valid until that thread's next read): the text made from it is the only copy allocated.
  */
 final class LineWindow {
 
@@ -19,7 +22,14 @@ final class LineWindow {
     private static final int MIN_BUFFER = 512;
     private static final int MAX_BUFFER = 8192;
 
-    final byte[] bytes;
+    /** A small whole file read by one thread at a time, shared by its window: no array allocated per read. */
+    private static final byte[] NO_BYTES = new byte[0];
+    private static final ThreadLocal<byte[]> WHOLE_FILE = ThreadLocal.withInitial(() -> new byte[MAX_BUFFER]);
+
+    /** The window's bytes are {@code buffer[0 .. length)}; the buffer may be the thread's, reused by its next read. */
+    final byte[] buffer;
+    /** How many bytes the window holds. */
+    final int length;
     final int firstLine;
     /** The window's last line; with {@link #totalLines}, counted when first asked for a {@link #wholeFile}. */
     private int lastLine;
@@ -28,12 +38,16 @@ final class LineWindow {
     /** The window is the whole file, from line 1 to its end, which was seen: no line cut, within the limit. */
     final boolean wholeFile;
     final boolean cutInsideLine;
-    final boolean binary;
+    /** The file holds a NUL byte where one counts; for a whole file only known once {@link #binary()} asks. */
+    private boolean binary;
+    /** A whole file whose bytes were not yet searched for NUL: its decoded text can be searched instead. */
+    private boolean nulsUnchecked;
     final long fileBytes;
 
-    private LineWindow(byte[] bytes, int firstLine, int lastLine, long totalLines, boolean totalKnown,
+    private LineWindow(byte[] buffer, int length, int firstLine, int lastLine, long totalLines, boolean totalKnown,
                        boolean cutInsideLine, boolean binary, long fileBytes) {
-        this.bytes = bytes;
+        this.buffer = buffer;
+        this.length = length;
         this.firstLine = firstLine;
         this.lastLine = lastLine;
         this.totalLines = totalLines;
@@ -41,7 +55,42 @@ final class LineWindow {
         this.totalKnown = totalKnown;
         this.cutInsideLine = cutInsideLine;
         this.binary = binary;
+        this.nulsUnchecked = wholeFile;
         this.fileBytes = fileBytes;
+    }
+
+    /**
+     * The window's bytes, copied.
+     *
+     * @return a new array
+     */
+    byte[] bytes() {
+        return Arrays.copyOf(buffer, length);
+    }
+
+    /**
+     * Whether the file looks binary: a NUL byte in its first {@value #SNIFF_BYTES} bytes or in the window.
+     *
+     * @return {@code true} if so
+     */
+    boolean binary() {
+        if (nulsUnchecked) {
+            binary = Bytes.containsNul(buffer, 0, length);
+            nulsUnchecked = false;
+        }
+        return binary;
+    }
+
+    /**
+     * Whether this is a {@link #wholeFile} whose bytes were not searched for NUL yet. Its text, once decoded, holds
+     * U+0000 exactly where the bytes hold NUL (UTF-8 encodes nothing else to it), and {@link String#indexOf(int)}
+     * finds it several times faster than a search of the bytes: the caller may look there instead of asking
+     * {@link #binary()}.
+     *
+     * @return {@code true} if so
+     */
+    boolean nulsUnchecked() {
+        return nulsUnchecked;
     }
 
     /**
@@ -67,14 +116,29 @@ final class LineWindow {
     /** A whole file's lines, counted only when asked: {@code read_file} returns a whole file as it is. */
     private void countWholeFile() {
         if (totalLines < 0) {
-            long lines = Bytes.count(bytes, (byte) '\n', 0, bytes.length);
-            totalLines = bytes[bytes.length - 1] == '\n' ? lines : lines + 1;
+            long lines = Bytes.count(buffer, (byte) '\n', 0, length);
+            totalLines = buffer[length - 1] == '\n' ? lines : lines + 1;
             lastLine = (int) totalLines;
         }
     }
 
+    /** Where a window's bytes come from: reads into {@code b[off .. off + len)}, -1 at the end. */
+    @FunctionalInterface
+    interface Source {
+        /**
+         * Reads.
+         *
+         * @param b   the array
+         * @param off where to start in it
+         * @param len most bytes, at least 1
+         * @return bytes read, at least 1, or -1 at the end
+         * @throws IOException if the file cannot be read
+         */
+        int read(byte[] b, int off, int len) throws IOException;
+    }
+
     /**
-     * Reads a window.
+     * Reads a window from a stream.
      *
      * @param in        the file, read from its start
      * @param sizeHint  the file's size when it was opened, to size the buffers (the file may have changed)
@@ -86,6 +150,29 @@ final class LineWindow {
      * @throws IOException if the file cannot be read
      */
     static LineWindow read(InputStream in, long sizeHint, int offset, int limit, int maxBytes, long maxScan)
+            throws IOException {
+        return read(in::read, sizeHint, offset, limit, maxBytes, maxScan);
+    }
+
+    /**
+     * Reads a window from a blocking channel, without a stream between them.
+     *
+     * @param in        the file, read from its start
+     * @param sizeHint  the file's size when it was opened, to size the buffers (the file may have changed)
+     * @param offset    the first line, 1-based
+     * @param limit     most lines
+     * @param maxBytes  most bytes in the window
+     * @param maxScan   most bytes read in all
+     * @return the window
+     * @throws IOException if the file cannot be read
+     */
+    static LineWindow read(ReadableByteChannel in, long sizeHint, int offset, int limit, int maxBytes, long maxScan)
+            throws IOException {
+        return read((b, off, len) -> in.read(ByteBuffer.wrap(b, off, len)), sizeHint, offset, limit, maxBytes,
+                maxScan);
+    }
+
+    private static LineWindow read(Source in, long sizeHint, int offset, int limit, int maxBytes, long maxScan)
             throws IOException {
         // a buffer one byte larger than the file sees the end in the same read; the window fits the file exactly
         int buffer = (int) Math.max(MIN_BUFFER, Math.min(MAX_BUFFER, Math.min(sizeHint, maxScan) + 1));
@@ -127,37 +214,41 @@ final class LineWindow {
         }
 
         /**
-         * A small file read from its first line, in one pass: its {@code size} bytes go straight into the array
-         * that becomes the window, and one more read shows the end. The window is the whole file when the end
-         * came there and the file has fewer lines than the limit (what {@link #run} would find, without copying
-         * the bytes a second time); otherwise the bytes read so far are scanned as {@link #run} scans and the
-         * read goes on.
+         * A small file read from its first line, in one pass: up to one byte more than its {@code size} goes into
+         * the thread's buffer, which becomes the window, and a read that brings no more shows the end. The window
+         * is the whole file when the end came at {@code size} and the file has fewer lines than the limit (what
+         * {@link #run} would find, without copying the bytes a second time); otherwise the bytes read so far are
+         * scanned as {@link #run} scans and the read goes on.
          */
-        LineWindow whole(InputStream in, int size, long maxScan, int buffer) throws IOException {
-            byte[] bytes = new byte[size];
-            int n = in.readNBytes(bytes, 0, size);
-            int next = n < size ? -1 : in.read();
-            if (next < 0 && n == size && limit > size) {
-                // at most size lines, so within the limit: only the NUL bytes are looked for now
-                return new LineWindow(bytes, offset, -1, -1, true, false, Bytes.containsNul(bytes, 0, size), size);
+        LineWindow whole(Source in, int size, long maxScan, int buffer) throws IOException {
+            byte[] bytes = WHOLE_FILE.get();
+            int n = 0;
+            int chunk;
+            while (n <= size && (chunk = in.read(bytes, n, size + 1 - n)) >= 0) {
+                n += chunk;
             }
-            // line ends and NUL bytes counted in one pass over the bytes
-            int counted = Bytes.countUnlessNul(bytes, (byte) '\n', 0, n);
-            long lines = counted < 0 ? -1L - counted : counted;
-            if (next < 0 && n == size && lines < limit) {
-                long totalLines = bytes[size - 1] == '\n' ? lines : lines + 1;
-                return new LineWindow(bytes, offset, (int) totalLines, totalLines, true, false, counted < 0, size);
+            if (n == size) {
+                if (limit > size) {
+                    // at most size lines, so within the limit: lines and NUL bytes are looked for when asked
+                    return new LineWindow(bytes, size, offset, -1, -1, true, false, false, size);
+                }
+                // line ends and NUL bytes counted in one pass over the bytes
+                int counted = Bytes.countUnlessNul(bytes, (byte) '\n', 0, size);
+                long lines = counted < 0 ? -1L - counted : counted;
+                if (lines < limit) {
+                    long totalLines = bytes[size - 1] == '\n' ? lines : lines + 1;
+                    return new LineWindow(bytes, size, offset, (int) totalLines, totalLines, true, false, counted < 0,
+                            size);
+                }
             }
             if (n > 0) {
+                // copied into the window as it is scanned: the thread's buffer is not kept
                 feed(bytes, n);
-            }
-            if (next >= 0 && read < maxScan) {
-                feed(new byte[] {(byte) next}, 1);
             }
             return run(in, maxScan, new byte[buffer]);
         }
 
-        LineWindow run(InputStream in, long maxScan, byte[] buffer) throws IOException {
+        LineWindow run(Source in, long maxScan, byte[] buffer) throws IOException {
             boolean eof = false;
             while (read < maxScan) {
                 int n = in.read(buffer, 0, (int) Math.min(buffer.length, maxScan - read));
@@ -173,9 +264,8 @@ final class LineWindow {
                 lastComplete = size;
                 lastCompleteLine = totalLines;
             }
-            byte[] bytes = window == null ? new byte[0]
-                    : lastComplete == window.length ? window : Arrays.copyOf(window, lastComplete);
-            return new LineWindow(bytes, offset, (int) Math.min(Integer.MAX_VALUE, lastCompleteLine), totalLines, eof,
+            byte[] bytes = window == null ? NO_BYTES : window;
+            return new LineWindow(bytes, window == null ? 0 : lastComplete, offset, (int) Math.min(Integer.MAX_VALUE, lastCompleteLine), totalLines, eof,
                     cutInside, binary, read);
         }
 

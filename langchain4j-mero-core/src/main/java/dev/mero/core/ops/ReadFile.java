@@ -8,7 +8,6 @@ import dev.mero.core.Permission;
 import dev.mero.core.path.ResolvedPath;
 import dev.mero.core.SecurityContext;
 import java.io.IOException;
-import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -61,7 +60,7 @@ final class ReadFile implements ToolOperation {
             SeekableByteChannel taken = opened == null ? null : opened.taken(target.realPath());
             try (SeekableByteChannel confined = taken != null ? taken : Targets.openConfined(target)) {
                 if (confined != null) {
-                    window = LineWindow.read(Channels.newInputStream(confined), confined.size(), offset, limit,
+                    window = LineWindow.read(confined, confined.size(), offset, limit,
                             limits.maxReadBytes(), limits.maxScanBytes());
                     return render(target.virtualPath(), window, offset);
                 }
@@ -79,7 +78,7 @@ final class ReadFile implements ToolOperation {
                 // its type was read just above: not read again before the open (a pipe swapped in since then is
                 // opened through BoundedOpen and refused, as after any listing)
                 try (SeekableByteChannel channel = parent.openListedFile(Targets.name(target))) {
-                    window = LineWindow.read(Channels.newInputStream(channel), attributes.size(), offset, limit,
+                    window = LineWindow.read(channel, attributes.size(), offset, limit,
                             limits.maxReadBytes(), limits.maxScanBytes());
                 }
             } catch (IOException e) {
@@ -90,14 +89,16 @@ final class ReadFile implements ToolOperation {
     }
 
     private static String render(String virtualPath, LineWindow window, int offset) {
-        if (window.binary) {
-            throw new OperationFailedException(Messages.quote(virtualPath) + " looks like a binary file (it "
-                    + "contains NUL bytes); read_file only returns text.");
+        // a whole file's NUL bytes are looked for in its text (faster there), which is decoded before any other
+        // check could apply to it: it is neither empty nor short of the offset
+        boolean nulsInText = window.nulsUnchecked();
+        if (!nulsInText && window.binary()) {
+            throw binary(virtualPath);
         }
-        if (window.bytes.length == 0 && window.totalLines() == 0 && window.totalKnown) {
+        if (window.length == 0 && window.totalLines() == 0 && window.totalKnown) {
             return "[" + Messages.quote(virtualPath) + " is an empty file.]";
         }
-        if (window.bytes.length == 0 && offset > window.totalLines()) {
+        if (window.length == 0 && offset > window.totalLines()) {
             throw new InvalidInputException("Invalid input: 'offset' is " + offset + " but "
                     + Messages.quote(virtualPath) + " has " + (window.totalKnown ? "" : "at least ")
                     + window.totalLines() + (window.totalLines() == 1 ? " line" : " lines")
@@ -106,7 +107,10 @@ final class ReadFile implements ToolOperation {
         // a whole file read from line 1 answers without its lines counted
         boolean whole = window.wholeFile || offset == 1 && window.totalKnown && window.lastLine() >= window.totalLines()
                 && !window.cutInsideLine;
-        Utf8Text decoded = Utf8Text.decode(window.bytes, window.bytes.length, whole || !window.cutInsideLine);
+        Utf8Text decoded = Utf8Text.decode(window.buffer, window.length, whole || !window.cutInsideLine);
+        if (nulsInText && decoded.text().indexOf('\0') >= 0) {
+            throw binary(virtualPath);
+        }
         if (whole && decoded.replaced() == 0) {
             return decoded.text();
         }
@@ -121,11 +125,16 @@ final class ReadFile implements ToolOperation {
         return out.toString();
     }
 
+    private static OperationFailedException binary(String virtualPath) {
+        return new OperationFailedException(Messages.quote(virtualPath) + " looks like a binary file (it "
+                + "contains NUL bytes); read_file only returns text.");
+    }
+
     private static String note(String virtualPath, LineWindow window) {
         String of = (window.totalKnown ? " of " : " of at least ") + window.totalLines();
         if (window.cutInsideLine) {
             return "[Truncated: line " + window.lastLine() + of + " of " + Messages.quote(virtualPath)
-                    + " is longer than " + window.bytes.length + " bytes; only its start is shown.]";
+                    + " is longer than " + window.length + " bytes; only its start is shown.]";
         }
         boolean atEnd = window.totalKnown && window.lastLine() >= window.totalLines();
         String shown = "lines " + window.firstLine + "-" + window.lastLine() + of + " of " + Messages.quote(virtualPath);

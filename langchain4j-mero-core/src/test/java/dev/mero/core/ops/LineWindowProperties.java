@@ -36,9 +36,9 @@ class LineWindowProperties {
         long sizeHint = Math.max(0, file.length + sizeHintError * 7L);
         LineWindow fast = LineWindow.read(new Trickle(file, readSize), sizeHint, offset, limit, maxBytes, maxScan);
         Reference slow = Reference.read(new Trickle(file, readSize), offset, limit, maxBytes, maxScan);
-        assertThat(fast.bytes).as("window").isEqualTo(slow.bytes);
+        assertThat(fast.bytes()).as("window").isEqualTo(slow.bytes);
         assertThat(List.of(fast.firstLine, fast.lastLine(), fast.totalLines(), fast.totalKnown, fast.cutInsideLine,
-                fast.binary, fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
+                fast.binary(), fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
                 slow.totalKnown, slow.cutInsideLine, slow.binary, slow.fileBytes));
     }
 
@@ -56,9 +56,9 @@ class LineWindowProperties {
         long scan = unlimited ? Long.MAX_VALUE : maxScan;
         LineWindow fast = LineWindow.read(new Trickle(file, readSize), sizeHint, 1, lines, maxBytes, scan);
         Reference slow = Reference.read(new Trickle(file, readSize), 1, lines, maxBytes, scan);
-        assertThat(fast.bytes).as("window").isEqualTo(slow.bytes);
+        assertThat(fast.bytes()).as("window").isEqualTo(slow.bytes);
         assertThat(List.of(fast.firstLine, fast.lastLine(), fast.totalLines(), fast.totalKnown, fast.cutInsideLine,
-                fast.binary, fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
+                fast.binary(), fast.fileBytes)).isEqualTo(List.of(slow.firstLine, slow.lastLine, slow.totalLines,
                 slow.totalKnown, slow.cutInsideLine, slow.binary, slow.fileBytes));
     }
 
@@ -92,11 +92,11 @@ class LineWindowProperties {
         byte[] file = "one\ntwo\nthree".getBytes();
         LineWindow window = LineWindow.read(new Trickle(file, 8192), file.length, 1, Integer.MAX_VALUE, 1000,
                 10_000);
-        assertThat(new String(window.bytes)).isEqualTo("one\ntwo\nthree");
+        assertThat(new String(window.bytes())).isEqualTo("one\ntwo\nthree");
         assertThat(window.totalLines()).isEqualTo(3);
         assertThat(window.lastLine()).isEqualTo(3);
         assertThat(window.totalKnown).isTrue();
-        assertThat(window.binary).isFalse();
+        assertThat(window.binary()).isFalse();
     }
 
     @Provide

@@ -21,7 +21,7 @@ class LineWindowTest {
     }
 
     private static String text(LineWindow window) {
-        return new String(window.bytes, StandardCharsets.UTF_8);
+        return new String(window.bytes(), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -33,7 +33,7 @@ class LineWindowTest {
         assertThat(window.totalLines()).isEqualTo(4);
         assertThat(window.totalKnown).isTrue();
         assertThat(window.cutInsideLine).isFalse();
-        assertThat(window.binary).isFalse();
+        assertThat(window.binary()).isFalse();
         assertThat(window.fileBytes).isEqualTo(8);
     }
 
@@ -52,7 +52,7 @@ class LineWindowTest {
     @Test
     void anEmptyFileHasNoLines() throws IOException {
         LineWindow window = read("", 1, 10, 1000, 1000);
-        assertThat(window.bytes).isEmpty();
+        assertThat(window.bytes()).isEmpty();
         assertThat(window.totalLines()).isZero();
         assertThat(window.lastLine()).isZero();
         assertThat(window.totalKnown).isTrue();
@@ -63,7 +63,7 @@ class LineWindowTest {
     @Test
     void anOffsetPastTheEndGivesNoBytes() throws IOException {
         LineWindow window = read("a\nb\n", 5, 10, 1000, 1000);
-        assertThat(window.bytes).isEmpty();
+        assertThat(window.bytes()).isEmpty();
         assertThat(window.totalLines()).isEqualTo(2);
         assertThat(window.lastLine()).isEqualTo(4);
     }
@@ -126,8 +126,8 @@ class LineWindowTest {
     @Test
     void aNulInTheFirst8KiBOrInTheWindowMarksTheFileBinary() throws IOException {
         byte[] early = "a\nb\0\nc\n".getBytes(StandardCharsets.US_ASCII);
-        assertThat(read(early, 3, 1, 1000, 1000).binary).isTrue();
-        assertThat(read("a\nb\nc\n", 1, 10, 1000, 1000).binary).isFalse();
+        assertThat(read(early, 3, 1, 1000, 1000).binary()).isTrue();
+        assertThat(read("a\nb\nc\n", 1, 10, 1000, 1000).binary()).isFalse();
 
         byte[] lateNul = new byte[8192 + 4];
         java.util.Arrays.fill(lateNul, (byte) 'x');
@@ -136,11 +136,11 @@ class LineWindowTest {
         lateNul[8193] = '\n';
         lateNul[8195] = '\n';
         // the NUL sits on line 2, just past the first 8 KiB: binary only when the window holds it
-        assertThat(read(lateNul, 1, 1, 100_000, 100_000).binary).isFalse();
-        assertThat(read(lateNul, 2, 1, 100_000, 100_000).binary).isTrue();
-        assertThat(read(lateNul, 3, 1, 100_000, 100_000).binary).isFalse();
+        assertThat(read(lateNul, 1, 1, 100_000, 100_000).binary()).isFalse();
+        assertThat(read(lateNul, 2, 1, 100_000, 100_000).binary()).isTrue();
+        assertThat(read(lateNul, 3, 1, 100_000, 100_000).binary()).isFalse();
         lateNul[8191] = 0;
-        assertThat(read(lateNul, 3, 1, 100_000, 100_000).binary).isTrue();
+        assertThat(read(lateNul, 3, 1, 100_000, 100_000).binary()).isTrue();
     }
 
     /** Serves its bytes and counts what was taken. */

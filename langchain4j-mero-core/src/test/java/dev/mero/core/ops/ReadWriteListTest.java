@@ -73,6 +73,61 @@ class ReadWriteListTest {
     }
 
     @Test
+    void aNulByteAnywhereInASmallWholeFileMakesItBinary() throws IOException {
+        // a whole small file is checked for NUL in its decoded text: every place and neighbour a NUL can have
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        byte[] invalid = {(byte) 0xC3, (byte) 0x28, (byte) 0xFF};
+        List<byte[]> contents = List.of(new byte[] {0}, new byte[] {0, '\n'}, new byte[] {'a', '\n', 0},
+                concat(bom, new byte[] {0}), concat(invalid, new byte[] {0}), concat(new byte[] {0}, invalid),
+                concat("\u00e9\u20ac".getBytes(StandardCharsets.UTF_8), new byte[] {0, (byte) 0xE2}),
+                concat("x".repeat(8190).getBytes(StandardCharsets.UTF_8), new byte[] {0}),
+                concat("\uFFFD line\n".getBytes(StandardCharsets.UTF_8), new byte[] {0}));
+        for (byte[] content : contents) {
+            Files.write(w.ws.resolve("nul.bin"), content);
+            assertThat(modelText("read_file", "{\"path\":\"/ws/nul.bin\"}")).as("%d bytes", content.length)
+                    .isEqualTo("Error: '/ws/nul.bin' looks like a binary file (it contains NUL bytes); read_file "
+                            + "only returns text.");
+        }
+        // U+FFFD written in the file is text, not a NUL
+        Files.write(w.ws.resolve("text.txt"), "\uFFFD ok\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(call("read_file", "{\"path\":\"/ws/text.txt\"}")).isEqualTo("\uFFFD ok\n");
+    }
+
+    @Test
+    void smallWholeFilesReadOneAfterAnotherAndOnManyThreadsKeepTheirOwnBytes() throws Exception {
+        // a small whole file is read into its thread's buffer: the next read, shorter or on another thread,
+        // never shows another file's bytes
+        int files = 16;
+        for (int i = 0; i < files; i++) {
+            Files.writeString(w.ws.resolve("f" + i + ".txt"), ("line " + i + "\n").repeat(files - i));
+        }
+        for (int i = 0; i < files; i++) {
+            assertThat(call("read_file", "{\"path\":\"/ws/f" + i + ".txt\"}"))
+                    .isEqualTo(("line " + i + "\n").repeat(files - i));
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+            for (int round = 0; round < 200; round++) {
+                int i = round % files;
+                results.add(pool.submit(() -> call("read_file", "{\"path\":\"/ws/f" + i + ".txt\"}")
+                        .equals(("line " + i + "\n").repeat(files - i))));
+            }
+            for (java.util.concurrent.Future<Boolean> result : results) {
+                assertThat(result.get()).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] joined = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, joined, a.length, b.length);
+        return joined;
+    }
+
+    @Test
     void refusesDirectoriesBinaryFilesAndPipesWithoutHanging() throws Exception {
         Files.createDirectories(w.ws.resolve("sub"));
         assertThat(modelText("read_file", "{\"path\":\"/ws/sub\"}"))
