@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A window of a file's lines read from a stream: the bytes of lines {@code offset .. offset + limit - 1},
@@ -12,8 +13,8 @@ import java.util.Arrays;
  * file has, counted up to a scan limit. Never reads more than the scan limit, whatever the file holds.
  *
  * <p>The bytes are handled a line segment at a time ({@link Bytes}), not one by one: this is the hot loop of
- * {@code read_file}. A small whole file is read into the calling thread's buffer, which the window then shares
- * ({@link #buffer}, valid until that thread's next read): the text made from it is the only copy allocated.
+ * {@code read_file}. A small whole file is read into a spare buffer, which the window then shares ({@link #buffer})
+ * until it is {@linkplain #release() released}: the text made from it is the only array allocated per read.
  */
 final class LineWindow {
 
@@ -22,11 +23,15 @@ final class LineWindow {
     private static final int MIN_BUFFER = 512;
     private static final int MAX_BUFFER = 8192;
 
-    /** A small whole file read by one thread at a time, shared by its window: no array allocated per read. */
     private static final byte[] NO_BYTES = new byte[0];
-    private static final ThreadLocal<byte[]> WHOLE_FILE = ThreadLocal.withInitial(() -> new byte[MAX_BUFFER]);
+    /**
+     * Spare buffers for small whole files, one slot per stripe of thread ids: a read takes its stripe's buffer (or
+     * allocates one when another read holds it) and its window puts it back when released. A slot costs one atomic
+     * exchange; a thread-local's look-up missed its slot often enough on a busy thread to cost more.
+     */
+    private static final AtomicReferenceArray<byte[]> SPARE = new AtomicReferenceArray<>(16);
 
-    /** The window's bytes are {@code buffer[0 .. length)}; the buffer may be the thread's, reused by its next read. */
+    /** The window's bytes are {@code buffer[0 .. length)}; a spare buffer is reused once {@link #release}d. */
     final byte[] buffer;
     /** How many bytes the window holds. */
     final int length;
@@ -59,6 +64,19 @@ final class LineWindow {
         this.fileBytes = fileBytes;
     }
 
+    /** The stripe a spare buffer goes back to, or -1 when the buffer is the window's own. */
+    private int spareSlot = -1;
+
+    /**
+     * Gives a spare buffer back for the next read: the window's bytes must not be used after this.
+     */
+    void release() {
+        if (spareSlot >= 0) {
+            SPARE.set(spareSlot, buffer);
+            spareSlot = -1;
+        }
+    }
+
     /**
      * The window's bytes, copied.
      *
@@ -66,6 +84,11 @@ final class LineWindow {
      */
     byte[] bytes() {
         return Arrays.copyOf(buffer, length);
+    }
+
+    private LineWindow spare(int slot) {
+        spareSlot = slot;
+        return this;
     }
 
     /**
@@ -221,7 +244,10 @@ final class LineWindow {
          * scanned as {@link #run} scans and the read goes on.
          */
         LineWindow whole(Source in, int size, long maxScan, int buffer) throws IOException {
-            byte[] bytes = WHOLE_FILE.get();
+            @SuppressWarnings("deprecation") // threadId() is Java 19+; getId() is the same number
+            int slot = (int) (Thread.currentThread().getId() & (SPARE.length() - 1));
+            byte[] spare = SPARE.getAndSet(slot, null);
+            byte[] bytes = spare != null ? spare : new byte[MAX_BUFFER];
             int n = 0;
             int chunk;
             while (n <= size && (chunk = in.read(bytes, n, size + 1 - n)) >= 0) {
@@ -230,7 +256,7 @@ final class LineWindow {
             if (n == size) {
                 if (limit > size) {
                     // at most size lines, so within the limit: lines and NUL bytes are looked for when asked
-                    return new LineWindow(bytes, size, offset, -1, -1, true, false, false, size);
+                    return new LineWindow(bytes, size, offset, -1, -1, true, false, false, size).spare(slot);
                 }
                 // line ends and NUL bytes counted in one pass over the bytes
                 int counted = Bytes.countUnlessNul(bytes, (byte) '\n', 0, size);
@@ -238,13 +264,14 @@ final class LineWindow {
                 if (lines < limit) {
                     long totalLines = bytes[size - 1] == '\n' ? lines : lines + 1;
                     return new LineWindow(bytes, size, offset, (int) totalLines, totalLines, true, false, counted < 0,
-                            size);
+                            size).spare(slot);
                 }
             }
             if (n > 0) {
-                // copied into the window as it is scanned: the thread's buffer is not kept
+                // copied into the window as it is scanned: the spare buffer is not kept
                 feed(bytes, n);
             }
+            SPARE.set(slot, bytes);
             return run(in, maxScan, new byte[buffer]);
         }
 

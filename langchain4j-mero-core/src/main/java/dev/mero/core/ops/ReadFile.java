@@ -88,7 +88,16 @@ final class ReadFile implements ToolOperation {
         });
     }
 
+    /** The answer for a window, after which its spare buffer goes back for the next read. */
     private static String render(String virtualPath, LineWindow window, int offset) {
+        try {
+            return text(virtualPath, window, offset);
+        } finally {
+            window.release();
+        }
+    }
+
+    private static String text(String virtualPath, LineWindow window, int offset) {
         // a whole file's NUL bytes are looked for in its text (faster there), which is decoded before any other
         // check could apply to it: it is neither empty nor short of the offset
         boolean nulsInText = window.nulsUnchecked();
