@@ -17,7 +17,9 @@ import java.util.concurrent.Executor;
 /**
  * Runs a unit of work on a pooled connection with every statement time-limited, and turns any SQL failure
  * into {@link PolicyStoreUnavailableException} (fail closed). A unit is one statement in auto-commit mode or
- * one transaction, so a connection that drops mid-call leaves either all of it or none of it.
+ * one transaction, so a connection that drops mid-call leaves either all of it or none of it. A statement's
+ * server-side bound is the driver's query timeout ({@link #prepare}), or, for a statement that bounds its own
+ * lock waits, its {@code lock_timeout} ({@link #prepareSelfBounded}).
  *
  * <p>Every borrowed connection gets two bounds and one pin before any work: a network timeout (a stalled
  * backend or a lost packet cannot hold a call past the store's timeout, whatever the pool's socket timeout),
@@ -41,6 +43,7 @@ final class Sql {
 
     private final DataSource dataSource;
     private final int queryTimeoutSeconds;
+    private final long lockTimeoutMillis;
     private final int networkTimeoutMillis;
     private final String schema;
     private final String pinPath;
@@ -49,6 +52,8 @@ final class Sql {
         this.dataSource = dataSource;
         // JDBC counts whole seconds; round up so that the bound is never shorter than asked
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
+        // the server counts milliseconds: the store's timeout itself, so the server answers before the socket gives up
+        this.lockTimeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         // the socket gives up at the store's timeout plus a little, after the server had its chance to cancel
         this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis() + 250);
         this.schema = schema;
@@ -63,6 +68,14 @@ final class Sql {
     /** The statement bound in whole seconds (at least 1). */
     int timeoutSeconds() {
         return queryTimeoutSeconds;
+    }
+
+    /**
+     * How long a {@linkplain #prepareSelfBounded self-bounded} statement may wait for a lock, in milliseconds (the
+     * store's timeout, at least 1): the value for {@code lock_timeout}.
+     */
+    long lockTimeoutMillis() {
+        return lockTimeoutMillis;
     }
 
     /** The schema a connection of the data source creates objects in by default, for a store given none. */
@@ -165,6 +178,19 @@ final class Sql {
         PreparedStatement statement = connection.prepareStatement(sql);
         statement.setQueryTimeout(queryTimeoutSeconds);
         return statement;
+    }
+
+    /**
+     * A prepared statement without the driver's query timeout, for a statement that bounds its own lock waits: it
+     * sets {@code lock_timeout} to {@link #lockTimeoutMillis()} for its own transaction
+     * ({@code pg_catalog.set_config('lock_timeout', ..., true)}) in a condition the server evaluates before it
+     * takes a row lock, so that the server gives up a lock wait at the store's timeout and the call fails closed.
+     * Only for one statement in auto-commit mode whose only wait beyond its own work is a row lock (the permit's
+     * {@code UPDATE}, {@link DecisionCall#take}): the driver's query timeout schedules a cancel task on its timer
+     * thread for every statement and wakes that thread. The connection's network timeout still bounds the client.
+     */
+    PreparedStatement prepareSelfBounded(Connection connection, String sql) throws SQLException {
+        return connection.prepareStatement(sql);
     }
 
     static PolicyStoreUnavailableException unavailable(String what, SQLException e) {
