@@ -100,7 +100,7 @@ final class DecisionCall {
                 update.setLong(2, micros(permit.limit()));
                 update.setLong(3, permit.limit().permits());
                 update.setLong(4, permit.limit().burst());
-                if (update.executeUpdate() == 1) {
+                if (sql.executeSelfBounded(connection, update) == 1) {
                     return 0L;
                 }
             }

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * Every wait is bounded by the store's timeout, whatever the pool or driver allow: a backend that stops
  * answering mid-statement (the driver's socket timeout is off here) fails the call within the store's
- * timeout; a permit whose bucket row another transaction holds fails closed, the server giving the wait up;
- * a migration blocked behind a lock gives up; a pool too small for the listener is refused at start.
+ * timeout; a permit whose bucket row another transaction holds fails closed, the server giving the wait up,
+ * and one waiting for a lock on the table fails at the network timeout, its backend cancelled; a migration blocked behind a lock gives up; a pool too small for the listener is refused at start.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class BoundedWaitsTest {
@@ -88,6 +88,35 @@ class BoundedWaitsTest {
             holder.rollback();
             assertThat(store.rateLimits().availablePermits("held", tenPerHour)).as("the refused call took no permit")
                     .isEqualTo(9);
+        }
+    }
+
+    @Test
+    void aPermitWaitingForALockOnTheTableFailsClosedAndItsBackendIsCancelled() throws Exception {
+        String url = PostgresServer.shared().createDatabase();
+        RateLimit tenPerHour = RateLimit.perHour(10);
+        try (HikariDataSource pool = PostgresServer.pool(url, 4);
+             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(pool)
+                     .timeout(Duration.ofSeconds(1)).migrate(true).build();
+             Connection holder = DriverManager.getConnection(url, PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = holder.createStatement()) {
+            assertThat(store.rateLimits().tryTake("locked", tenPerHour)).isZero();
+            holder.setAutoCommit(false);
+            // DDL or LOCK TABLE: the UPDATE waits for the table before it evaluates anything, its lock_timeout too
+            statement.execute("LOCK TABLE public.mero_rate_limit IN ACCESS EXCLUSIVE MODE");
+
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                    assertThatThrownBy(() -> store.rateLimits().tryTake("locked", tenPerHour))
+                            .isInstanceOf(PolicyStoreUnavailableException.class));
+            // the network timeout ended the call; the backend is sent a cancel request and gives the wait up
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (waitingForALock(pool) > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10); // polling, until the deadline
+            }
+            assertThat(waitingForALock(pool)).as("no backend still waits for the table").isZero();
+            holder.rollback();
+            assertThat(store.rateLimits().availablePermits("locked", tenPerHour))
+                    .as("the abandoned statement took no permit once the lock was released").isEqualTo(9);
         }
     }
 
