@@ -19,13 +19,10 @@ import java.sql.Types;
  * mero_decide} itself, sent as a statement, so that the common case pays no function call (a PL/pgSQL call with
  * its pinned {@code search_path} cost about as much as the write it wraps). Its names are all qualified with
  * their schema ({@code OPERATOR(pg_catalog.*)} for every operator), so nothing resolves through the
- * connection's path. Its conditions set two settings for the statement's own transaction before the row lock is
- * taken: {@code lock_timeout} (the store's timeout, so the server gives up a wait for the row and the call fails
- * closed; the statement carries no driver query timeout, whose cancel task woke the driver's timer thread for
- * every statement), and {@code synchronous_commit = off} where fsync is on, as {@code mero_decide} does. It
- * returns no row: the update count says whether a permit was taken. When it updates no row (a new bucket,
- * another limit held, no permit left) {@code mero_decide} decides on the same connection, under the driver's
- * query timeout as every other call.
+ * connection's path. A condition of its {@code WHERE} clause turns {@code synchronous_commit} off for the
+ * statement's own transaction where fsync is on, as {@code mero_decide} does. It returns no row: the update count
+ * says whether a permit was taken. When it updates no row (a new bucket, another limit held, no permit left)
+ * {@code mero_decide} decides on the same connection.
  */
 final class DecisionCall {
 
@@ -42,7 +39,7 @@ final class DecisionCall {
         this.statement = "SELECT taken, wait_us, available, reserved, failures, running FROM "
                 + sql.qualified("mero_decide") + "(" + String.join(", ", text, int8, int8, int8, int8, text, text,
                 text, int8, int8, "?::pg_catalog.int4", text, int8) + ")";
-        this.fastTake = fastTake(sql.qualified("mero_rate_limit"), sql.lockTimeoutMillis());
+        this.fastTake = fastTake(sql.qualified("mero_rate_limit"));
     }
 
     /**
@@ -50,21 +47,18 @@ final class DecisionCall {
      * bucket's interval {@code per_us / permits} and the microseconds of {@code clock_timestamp()} written out,
      * every operator qualified and parenthesised ({@code OPERATOR(...)} has one precedence for all). The clock is
      * read in the row's own expressions (three readings), so that a statement that waited for the row lock
-     * evaluates them again after it. The settings are conditions that always hold ({@code set_config} returns the
-     * value set) and stay conditions of the scan (volatile: never moved out of it), so a row the {@code UPDATE}
-     * goes on to lock has passed them: {@code lock_timeout} is in force before any wait for the row.
+     * evaluates them again after it. The setting is a condition that always holds ({@code set_config} returns the
+     * value set, and the {@code ELSE} branch an empty string), evaluated on the row the statement updates.
      *
      * @param table the qualified table
-     * @param lockTimeoutMillis how long the statement may wait for the row lock
      */
-    static String fastTake(String table, long lockTimeoutMillis) {
+    static String fastTake(String table) {
         String now = "(EXTRACT(EPOCH FROM pg_catalog.clock_timestamp())::pg_catalog.numeric OPERATOR(pg_catalog.*)"
                 + " 1000000)";
         String interval = "(r.per_us::pg_catalog.numeric OPERATOR(pg_catalog./) r.permits)";
         return "UPDATE " + table + " AS r SET full_at = (GREATEST(r.full_at, " + now + ") OPERATOR(pg_catalog.+) "
                 + interval + "), limit_used_at = " + now
-                + " WHERE pg_catalog.set_config('lock_timeout', '" + lockTimeoutMillis + "', true) IS NOT NULL"
-                + " AND r.bucket OPERATOR(pg_catalog.=) ?::pg_catalog.text"
+                + " WHERE r.bucket OPERATOR(pg_catalog.=) ?::pg_catalog.text"
                 + " AND r.per_us OPERATOR(pg_catalog.=) ?::pg_catalog.int8"
                 + " AND r.permits OPERATOR(pg_catalog.=) ?::pg_catalog.int8"
                 + " AND r.burst OPERATOR(pg_catalog.=) ?::pg_catalog.int8"
@@ -95,12 +89,12 @@ final class DecisionCall {
      */
     long take(String what, Permit permit) {
         return sql.call(what, connection -> {
-            try (PreparedStatement update = sql.prepareSelfBounded(connection, fastTake)) {
+            try (PreparedStatement update = sql.prepare(connection, fastTake)) {
                 update.setString(1, permit.bucket());
                 update.setLong(2, micros(permit.limit()));
                 update.setLong(3, permit.limit().permits());
                 update.setLong(4, permit.limit().burst());
-                if (sql.executeSelfBounded(connection, update) == 1) {
+                if (update.executeUpdate() == 1) {
                     return 0L;
                 }
             }

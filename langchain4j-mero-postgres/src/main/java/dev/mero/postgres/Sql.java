@@ -2,8 +2,6 @@ package dev.mero.postgres;
 
 import dev.mero.core.PolicyStoreUnavailableException;
 import dev.mero.core.message.Messages;
-import org.postgresql.core.BaseConnection;
-import org.postgresql.core.QueryExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,17 +12,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a unit of work on a pooled connection with every statement time-limited, and turns any SQL failure
  * into {@link PolicyStoreUnavailableException} (fail closed). A unit is one statement in auto-commit mode or
- * one transaction, so a connection that drops mid-call leaves either all of it or none of it. A statement's
- * server-side bound is the driver's query timeout ({@link #prepare}), or, for a statement that bounds its own
- * lock waits, its {@code lock_timeout} ({@link #prepareSelfBounded}).
+ * one transaction, so a connection that drops mid-call leaves either all of it or none of it.
  *
  * <p>Every borrowed connection gets two bounds and one pin before any work: a network timeout (a stalled
  * backend or a lost packet cannot hold a call past the store's timeout, whatever the pool's socket timeout),
@@ -46,24 +39,8 @@ final class Sql {
     /** setNetworkTimeout wants an executor for aborting; the PostgreSQL driver does not use it. */
     private static final Executor DIRECT = Runnable::run;
 
-    /** SQLSTATE class 08: the connection failed (the driver's network timeout included). */
-    private static final String CONNECTION_EXCEPTION = "08";
-
-    /**
-     * Sends the cancel requests of abandoned statements, each a connection of its own that may wait for an
-     * unreachable server: one daemon thread at most, ended when idle, and a bounded queue (a request that does not
-     * fit is dropped; the server still ends the statement when its wait does).
-     */
-    private static final ThreadPoolExecutor CANCELS = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(64), runnable -> {
-                Thread thread = new Thread(runnable, "mero-postgres-cancel");
-                thread.setDaemon(true);
-                return thread;
-            }, new ThreadPoolExecutor.DiscardPolicy());
-
     private final DataSource dataSource;
     private final int queryTimeoutSeconds;
-    private final long lockTimeoutMillis;
     private final int networkTimeoutMillis;
     private final String schema;
     private final String pinPath;
@@ -72,8 +49,6 @@ final class Sql {
         this.dataSource = dataSource;
         // JDBC counts whole seconds; round up so that the bound is never shorter than asked
         this.queryTimeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
-        // the server counts milliseconds: the store's timeout itself, so the server answers before the socket gives up
-        this.lockTimeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         // the socket gives up at the store's timeout plus a little, after the server had its chance to cancel
         this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis() + 250);
         this.schema = schema;
@@ -88,14 +63,6 @@ final class Sql {
     /** The statement bound in whole seconds (at least 1). */
     int timeoutSeconds() {
         return queryTimeoutSeconds;
-    }
-
-    /**
-     * How long a {@linkplain #prepareSelfBounded self-bounded} statement may wait for a lock, in milliseconds (the
-     * store's timeout, at least 1): the value for {@code lock_timeout}.
-     */
-    long lockTimeoutMillis() {
-        return lockTimeoutMillis;
     }
 
     /** The schema a connection of the data source creates objects in by default, for a store given none. */
@@ -198,50 +165,6 @@ final class Sql {
         PreparedStatement statement = connection.prepareStatement(sql);
         statement.setQueryTimeout(queryTimeoutSeconds);
         return statement;
-    }
-
-    /**
-     * A prepared statement without the driver's query timeout, for a statement that bounds its own lock waits: it
-     * sets {@code lock_timeout} to {@link #lockTimeoutMillis()} for its own transaction
-     * ({@code pg_catalog.set_config('lock_timeout', ..., true)}) in a condition the server evaluates before it
-     * takes a row lock, so that the server gives up a wait for the row at the store's timeout and the call fails
-     * closed. Only for one statement in auto-commit mode (the permit's {@code UPDATE}, {@link DecisionCall#take}),
-     * run with {@link #executeSelfBounded}: the driver's query timeout schedules a cancel task on its timer thread
-     * for every statement and wakes that thread.
-     */
-    PreparedStatement prepareSelfBounded(Connection connection, String sql) throws SQLException {
-        return connection.prepareStatement(sql);
-    }
-
-    /**
-     * Runs a {@linkplain #prepareSelfBounded self-bounded} update. A wait the statement's {@code lock_timeout} does
-     * not cover, because it comes before the statement evaluates anything (a lock on the table, held by DDL or
-     * {@code LOCK TABLE}), or a backend that stopped answering, ends the call at the connection's network timeout;
-     * the driver then drops the connection, and the backend is sent the cancel request the query timeout would
-     * have sent (off the caller's thread), so that it gives the wait up instead of taking the permit once the lock
-     * is released.
-     */
-    int executeSelfBounded(Connection connection, PreparedStatement statement) throws SQLException {
-        // taken before: once the connection failed, the pool hands out no more of it
-        QueryExecutor backend = connection.isWrapperFor(BaseConnection.class)
-                ? connection.unwrap(BaseConnection.class).getQueryExecutor() : null;
-        try {
-            return statement.executeUpdate();
-        } catch (SQLException e) {
-            if (backend != null && e.getSQLState() != null && e.getSQLState().startsWith(CONNECTION_EXCEPTION)) {
-                // not PGConnection.cancelQuery(): it refuses a connection the driver has closed
-                CANCELS.execute(() -> cancel(backend));
-            }
-            throw e;
-        }
-    }
-
-    private static void cancel(QueryExecutor backend) {
-        try {
-            backend.sendQueryCancel();
-        } catch (SQLException e) {
-            LOG.debug("Could not cancel an abandoned statement; the server ends it when its wait does", e);
-        }
     }
 
     static PolicyStoreUnavailableException unavailable(String what, SQLException e) {

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * Every wait is bounded by the store's timeout, whatever the pool or driver allow: a backend that stops
  * answering mid-statement (the driver's socket timeout is off here) fails the call within the store's
- * timeout; a permit whose bucket row another transaction holds fails closed, the server giving the wait up,
- * and one waiting for a lock on the table fails at the network timeout, its backend cancelled; a migration blocked behind a lock gives up; a pool too small for the listener is refused at start.
+ * timeout; a permit whose bucket row or table another transaction holds fails closed, the server giving the
+ * wait up (the driver's query timeout cancels it) and taking no permit after; a migration blocked behind a lock gives up; a pool too small for the listener is refused at start.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class BoundedWaitsTest {
@@ -73,7 +73,7 @@ class BoundedWaitsTest {
                      .timeout(Duration.ofSeconds(1)).migrate(true).build();
              Connection holder = DriverManager.getConnection(url, PostgresServer.USER, PostgresServer.PASSWORD);
              Statement statement = holder.createStatement()) {
-            // the bucket exists and has permits: the next one is the permit's UPDATE, without a driver query timeout
+            // the bucket exists and has permits: the next one is the permit's UPDATE, waiting for the row
             assertThat(store.rateLimits().tryTake("held", tenPerHour)).isZero();
             holder.setAutoCommit(false);
             statement.execute("SELECT 1 FROM public.mero_rate_limit WHERE bucket = 'held' FOR UPDATE");
@@ -81,9 +81,9 @@ class BoundedWaitsTest {
             assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
                     assertThatThrownBy(() -> store.rateLimits().tryTake("held", tenPerHour))
                             .isInstanceOf(PolicyStoreUnavailableException.class)
-                            // the server gave the wait up (lock_timeout), not only the client its socket
+                            // the server gave the wait up (cancelled), not only the client its socket
                             .cause().isInstanceOf(SQLException.class)
-                            .extracting(cause -> ((SQLException) cause).getSQLState()).isEqualTo("55P03"));
+                            .extracting(cause -> ((SQLException) cause).getSQLState()).isEqualTo("57014"));
             assertThat(waitingForALock(pool)).as("no backend still waits for the row").isZero();
             holder.rollback();
             assertThat(store.rateLimits().availablePermits("held", tenPerHour)).as("the refused call took no permit")
@@ -92,7 +92,7 @@ class BoundedWaitsTest {
     }
 
     @Test
-    void aPermitWaitingForALockOnTheTableFailsClosedAndItsBackendIsCancelled() throws Exception {
+    void aPermitWaitingForALockOnTheTableFailsClosedAndTheServerGivesTheWaitUp() throws Exception {
         String url = PostgresServer.shared().createDatabase();
         RateLimit tenPerHour = RateLimit.perHour(10);
         try (HikariDataSource pool = PostgresServer.pool(url, 4);
@@ -102,13 +102,13 @@ class BoundedWaitsTest {
              Statement statement = holder.createStatement()) {
             assertThat(store.rateLimits().tryTake("locked", tenPerHour)).isZero();
             holder.setAutoCommit(false);
-            // DDL or LOCK TABLE: the UPDATE waits for the table before it evaluates anything, its lock_timeout too
+            // DDL or LOCK TABLE: the UPDATE waits for the table before it evaluates anything
             statement.execute("LOCK TABLE public.mero_rate_limit IN ACCESS EXCLUSIVE MODE");
 
             assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
                     assertThatThrownBy(() -> store.rateLimits().tryTake("locked", tenPerHour))
                             .isInstanceOf(PolicyStoreUnavailableException.class));
-            // the network timeout ended the call; the backend is sent a cancel request and gives the wait up
+            // the driver's cancel request ends the backend's wait (polled: the server handles it asynchronously)
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (waitingForALock(pool) > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10); // polling, until the deadline
