@@ -269,9 +269,7 @@ public final class PostgresPolicyStore implements PolicyStore {
         }
 
         /**
-         * Sets the bound on every statement (default 5 seconds; JDBC counts whole seconds, so a statement's query
-         * timeout is rounded up; the permit's {@code UPDATE} waits for its bucket's row at most this long, to the
-         * millisecond, through its own {@code lock_timeout}).
+         * Sets the bound on every statement (default 5 seconds; JDBC counts whole seconds, so it is rounded up).
          *
          * @param timeout 1 millisecond to 10 minutes
          * @return this builder
