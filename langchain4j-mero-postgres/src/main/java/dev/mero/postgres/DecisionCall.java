@@ -19,9 +19,10 @@ import java.sql.Types;
  * mero_decide} itself, sent as a statement, so that the common case pays no function call (a PL/pgSQL call with
  * its pinned {@code search_path} cost about as much as the write it wraps). Its names are all qualified with
  * their schema ({@code OPERATOR(pg_catalog.*)} for every operator), so nothing resolves through the
- * connection's path, and its {@code RETURNING} list turns {@code synchronous_commit} off for the statement's
- * own transaction where fsync is on, as {@code mero_decide} does. When it updates no row (a new bucket, another
- * limit held, no permit left) {@code mero_decide} decides on the same connection.
+ * connection's path. A condition of its {@code WHERE} clause turns {@code synchronous_commit} off for the
+ * statement's own transaction where fsync is on, as {@code mero_decide} does. It returns no row: the update count
+ * says whether a permit was taken. When it updates no row (a new bucket, another limit held, no permit left)
+ * {@code mero_decide} decides on the same connection.
  */
 final class DecisionCall {
 
@@ -44,27 +45,27 @@ final class DecisionCall {
     /**
      * The fast path of {@code mero_decide} as one statement: {@code mero_decide}'s own {@code UPDATE}, with the
      * bucket's interval {@code per_us / permits} and the microseconds of {@code clock_timestamp()} written out,
-     * every operator qualified and parenthesised ({@code OPERATOR(...)} has one precedence for all), and the
-     * permits left available computed as {@code mero_decide} does.
+     * every operator qualified and parenthesised ({@code OPERATOR(...)} has one precedence for all). The clock is
+     * read in the row's own expressions (three readings), so that a statement that waited for the row lock
+     * evaluates them again after it. The setting is a condition that always holds ({@code set_config} returns the
+     * value set, and the {@code ELSE} branch an empty string), evaluated on the row the statement updates.
+     *
+     * @param table the qualified table
      */
     static String fastTake(String table) {
         String now = "(EXTRACT(EPOCH FROM pg_catalog.clock_timestamp())::pg_catalog.numeric OPERATOR(pg_catalog.*)"
                 + " 1000000)";
         String interval = "(r.per_us::pg_catalog.numeric OPERATOR(pg_catalog./) r.permits)";
-        String next = "(GREATEST(r.full_at, " + now + ") OPERATOR(pg_catalog.+) " + interval + ")";
-        String ahead = "(GREATEST(0, r.full_at OPERATOR(pg_catalog.-) r.limit_used_at))";
-        String available = "LEAST(r.burst, GREATEST(0, pg_catalog.floor(((" + interval + " OPERATOR(pg_catalog.*)"
-                + " r.burst) OPERATOR(pg_catalog.-) " + ahead + ") OPERATOR(pg_catalog./) " + interval + ")))";
-        return "UPDATE " + table + " AS r SET full_at = " + next + ", limit_used_at = " + now
+        return "UPDATE " + table + " AS r SET full_at = (GREATEST(r.full_at, " + now + ") OPERATOR(pg_catalog.+) "
+                + interval + "), limit_used_at = " + now
                 + " WHERE r.bucket OPERATOR(pg_catalog.=) ?::pg_catalog.text"
                 + " AND r.per_us OPERATOR(pg_catalog.=) ?::pg_catalog.int8"
                 + " AND r.permits OPERATOR(pg_catalog.=) ?::pg_catalog.int8"
                 + " AND r.burst OPERATOR(pg_catalog.=) ?::pg_catalog.int8"
-                + " AND ((GREATEST(r.full_at, " + now + ") OPERATOR(pg_catalog.-) " + now + ") OPERATOR(pg_catalog.<=)"
-                + " (" + interval + " OPERATOR(pg_catalog.*) (r.burst OPERATOR(pg_catalog.-) 1)))"
-                + " RETURNING " + available + "::pg_catalog.int8,"
-                + " CASE WHEN pg_catalog.current_setting('fsync') OPERATOR(pg_catalog.=) 'on'::pg_catalog.text"
-                + " THEN pg_catalog.set_config('synchronous_commit', 'off', true) END";
+                + " AND r.full_at OPERATOR(pg_catalog.<=) (" + now + " OPERATOR(pg_catalog.+) (" + interval
+                + " OPERATOR(pg_catalog.*) (r.burst OPERATOR(pg_catalog.-) 1)))"
+                + " AND (CASE WHEN pg_catalog.current_setting('fsync') OPERATOR(pg_catalog.=) 'on'::pg_catalog.text"
+                + " THEN pg_catalog.set_config('synchronous_commit', 'off', true) ELSE '' END) IS NOT NULL";
     }
 
     /** A permit to take: the stored bucket key, its limit, and how long a held stricter limit lasts. */
@@ -81,23 +82,23 @@ final class DecisionCall {
     }
 
     /**
-     * Takes a permit: one {@code UPDATE} when the bucket exists, holds the caller's limit and has a permit left,
-     * otherwise {@code mero_decide} on the same connection.
+     * Takes a permit: one {@code UPDATE} when the bucket exists, holds the caller's limit and has a permit, otherwise
+     * {@code mero_decide} on the same connection.
+     *
+     * @return 0 if the permit was taken, otherwise how long to wait for one, in nanoseconds (at least 1)
      */
-    Outcome take(String what, Permit permit) {
+    long take(String what, Permit permit) {
         return sql.call(what, connection -> {
             try (PreparedStatement update = sql.prepare(connection, fastTake)) {
                 update.setString(1, permit.bucket());
                 update.setLong(2, micros(permit.limit()));
                 update.setLong(3, permit.limit().permits());
                 update.setLong(4, permit.limit().burst());
-                try (ResultSet row = update.executeQuery()) {
-                    if (row.next()) {
-                        return new Outcome(true, 0, row.getLong(1), false, 0, 0);
-                    }
+                if (update.executeUpdate() == 1) {
+                    return 0L;
                 }
             }
-            return decide(connection, permit, null);
+            return PostgresRateLimitStore.waitNanos(decide(connection, permit, null));
         });
     }
 

@@ -47,7 +47,7 @@ final class PostgresRateLimitStore implements RateLimitStore {
     @Override
     public long tryTake(String bucket, RateLimit limit) {
         DecisionCall.Permit permit = permit(bucket, limit);
-        return waitNanos(decide.take("rate limit " + Messages.quote(bucket), permit));
+        return decide.take("rate limit " + Messages.quote(bucket), permit);
     }
 
     @Override

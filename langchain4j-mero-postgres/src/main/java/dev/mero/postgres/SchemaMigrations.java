@@ -31,7 +31,7 @@ final class SchemaMigrations {
     static final List<String> SCRIPTS = List.of("V1__shared_policy_state.sql", "V2__audit_detail.sql",
             "V3__pinned_names.sql", "V4__approval_queues.sql", "V5__replay_leases.sql",
             "V6__retry_attempts.sql", "V7__one_round_trip.sql", "V8__one_decision.sql",
-            "V9__pinned_operators.sql");
+            "V9__pinned_operators.sql", "V10__lighter_permit.sql");
 
     /** An arbitrary key for pg_advisory_xact_lock, the same for every instance: ASCII "meroschm". */
     static final long LOCK_KEY = 0x6d65726f7363686dL;

@@ -14,6 +14,7 @@ import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -27,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * Every wait is bounded by the store's timeout, whatever the pool or driver allow: a backend that stops
  * answering mid-statement (the driver's socket timeout is off here) fails the call within the store's
- * timeout; a migration blocked behind a lock gives up; a pool too small for the listener is refused at start.
+ * timeout; a permit whose bucket row or table another transaction holds fails closed, the server giving the
+ * wait up (the driver's query timeout cancels it) and taking no permit after; a migration blocked behind a lock gives up; a pool too small for the listener is refused at start.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class BoundedWaitsTest {
@@ -59,6 +61,71 @@ class BoundedWaitsTest {
             assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
                     assertThatThrownBy(() -> store.rateLimits().tryTake("stalled", RateLimit.perMinute(10)))
                             .isInstanceOf(PolicyStoreUnavailableException.class));
+        }
+    }
+
+    @Test
+    void aPermitWaitingForTheBucketsRowFailsClosedAndTheServerGivesTheWaitUp() throws Exception {
+        String url = PostgresServer.shared().createDatabase();
+        RateLimit tenPerHour = RateLimit.perHour(10);
+        try (HikariDataSource pool = PostgresServer.pool(url, 4);
+             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(pool)
+                     .timeout(Duration.ofSeconds(1)).migrate(true).build();
+             Connection holder = DriverManager.getConnection(url, PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = holder.createStatement()) {
+            // the bucket exists and has permits: the next one is the permit's UPDATE, waiting for the row
+            assertThat(store.rateLimits().tryTake("held", tenPerHour)).isZero();
+            holder.setAutoCommit(false);
+            statement.execute("SELECT 1 FROM public.mero_rate_limit WHERE bucket = 'held' FOR UPDATE");
+
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                    assertThatThrownBy(() -> store.rateLimits().tryTake("held", tenPerHour))
+                            .isInstanceOf(PolicyStoreUnavailableException.class)
+                            // the server gave the wait up (cancelled), not only the client its socket
+                            .cause().isInstanceOf(SQLException.class)
+                            .extracting(cause -> ((SQLException) cause).getSQLState()).isEqualTo("57014"));
+            assertThat(waitingForALock(pool)).as("no backend still waits for the row").isZero();
+            holder.rollback();
+            assertThat(store.rateLimits().availablePermits("held", tenPerHour)).as("the refused call took no permit")
+                    .isEqualTo(9);
+        }
+    }
+
+    @Test
+    void aPermitWaitingForALockOnTheTableFailsClosedAndTheServerGivesTheWaitUp() throws Exception {
+        String url = PostgresServer.shared().createDatabase();
+        RateLimit tenPerHour = RateLimit.perHour(10);
+        try (HikariDataSource pool = PostgresServer.pool(url, 4);
+             PostgresPolicyStore store = PostgresPolicyStore.builder().dataSource(pool)
+                     .timeout(Duration.ofSeconds(1)).migrate(true).build();
+             Connection holder = DriverManager.getConnection(url, PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = holder.createStatement()) {
+            assertThat(store.rateLimits().tryTake("locked", tenPerHour)).isZero();
+            holder.setAutoCommit(false);
+            // DDL or LOCK TABLE: the UPDATE waits for the table before it evaluates anything
+            statement.execute("LOCK TABLE public.mero_rate_limit IN ACCESS EXCLUSIVE MODE");
+
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                    assertThatThrownBy(() -> store.rateLimits().tryTake("locked", tenPerHour))
+                            .isInstanceOf(PolicyStoreUnavailableException.class));
+            // the driver's cancel request ends the backend's wait (polled: the server handles it asynchronously)
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (waitingForALock(pool) > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10); // polling, until the deadline
+            }
+            assertThat(waitingForALock(pool)).as("no backend still waits for the table").isZero();
+            holder.rollback();
+            assertThat(store.rateLimits().availablePermits("locked", tenPerHour))
+                    .as("the abandoned statement took no permit once the lock was released").isEqualTo(9);
+        }
+    }
+
+    private static int waitingForALock(DataSource pool) throws SQLException {
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM pg_catalog.pg_stat_activity"
+                     + " WHERE datname = pg_catalog.current_database() AND wait_event_type = 'Lock'")) {
+            row.next();
+            return row.getInt(1);
         }
     }
 
