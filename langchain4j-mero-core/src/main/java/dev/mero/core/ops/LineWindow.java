@@ -48,6 +48,8 @@ final class LineWindow {
     /** A whole file whose bytes were not yet searched for NUL: its decoded text can be searched instead. */
     private boolean nulsUnchecked;
     final long fileBytes;
+    /** The stripe a spare buffer goes back to, or -1 when the buffer is the window's own. */
+    private int spareSlot = -1;
 
     private LineWindow(byte[] buffer, int length, int firstLine, int lastLine, long totalLines, boolean totalKnown,
                        boolean cutInsideLine, boolean binary, long fileBytes) {
@@ -63,9 +65,6 @@ final class LineWindow {
         this.nulsUnchecked = wholeFile;
         this.fileBytes = fileBytes;
     }
-
-    /** The stripe a spare buffer goes back to, or -1 when the buffer is the window's own. */
-    private int spareSlot = -1;
 
     /**
      * Gives a spare buffer back for the next read: the window's bytes must not be used after this.
@@ -238,7 +237,7 @@ final class LineWindow {
 
         /**
          * A small file read from its first line, in one pass: up to one byte more than its {@code size} goes into
-         * the thread's buffer, which becomes the window, and a read that brings no more shows the end. The window
+         * a spare buffer, which becomes the window, and a read that brings no more shows the end. The window
          * is the whole file when the end came at {@code size} and the file has fewer lines than the limit (what
          * {@link #run} would find, without copying the bytes a second time); otherwise the bytes read so far are
          * scanned as {@link #run} scans and the read goes on.
