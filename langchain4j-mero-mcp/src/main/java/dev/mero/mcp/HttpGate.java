@@ -46,6 +46,8 @@ final class HttpGate implements Filter {
     static final String CALLER_ATTRIBUTE = HttpCaller.class.getName();
     static final String SESSION_HEADER = "Mcp-Session-Id";
     private static final int MAX_TRACKED_PRINCIPALS = 4096;
+    /** How much of a body refused before it was read is read and dropped to keep the connection usable. */
+    static final long UNREAD_BODY_DRAIN = 64 * 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpGate.class);
 
@@ -77,35 +79,34 @@ final class HttpGate implements Filter {
         String origin = request.getHeader("Origin");
         if (origin != null && !allowedOrigins.contains(origin.toLowerCase(Locale.ROOT))) {
             LOG.warn("Refused a request from origin {}", origin);
-            refuse(response, 403, ToolError.of(ErrorCode.DENIED, "Denied: requests from this web origin are not "
-                    + "allowed (server.allowed_origins)."), null);
+            refuseUnread(request, response, 403, ToolError.of(ErrorCode.DENIED, "Denied: requests from this web "
+                    + "origin are not allowed (server.allowed_origins)."), null);
             return;
         }
         HttpCaller caller;
         try {
             caller = authenticator.authenticate(request.getHeader("Authorization"));
         } catch (AuthenticationFailure failure) {
-            refuse(response, 401, ToolError.of(ErrorCode.AUTH_FAILED, "Authentication failed: "
+            refuseUnread(request, response, 401, ToolError.of(ErrorCode.AUTH_FAILED, "Authentication failed: "
                     + failure.getMessage()), "Bearer resource_metadata=\"" + resourceMetadata.get() + "\""
                     + (failure.presented() ? ", error=\"invalid_token\"" : ""));
             return;
         }
         if (request.getContentLengthLong() > maxBodyBytes) {
-            discardBody(request, 2 * maxBodyBytes);
-            refuse(response, 413, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: the request body is "
-                    + "larger than " + maxBodyBytes + " bytes."), null);
+            refuse(response, 413, !discardBody(request, 2 * maxBodyBytes), ToolError.of(ErrorCode.INVALID_INPUT,
+                    "Error: Invalid input: the request body is larger than " + maxBodyBytes + " bytes."), null);
             return;
         }
         String session = request.getHeader(SESSION_HEADER);
         boolean post = request.getMethod().equals("POST");
         if (session != null) {
             if (!sessions.owns(session, caller.principal())) {
-                refuse(response, 404, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: no such session "
-                        + "for this caller; start a new one with initialize."), null);
+                refuseUnread(request, response, 404, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: "
+                        + "no such session for this caller; start a new one with initialize."), null);
                 return;
             }
         } else if (post && !sessions.mayOpen(caller.principal())) {
-            refuse(response, 429, ToolError.builder().errorCode(ErrorCode.RATE_LIMITED)
+            refuseUnread(request, response, 429, ToolError.builder().errorCode(ErrorCode.RATE_LIMITED)
                     .message("Error: too many open sessions for caller '" + caller.name() + "'; close one (DELETE) "
                             + "or let it expire.").retryAfterSeconds(60).build(), null);
             return;
@@ -114,9 +115,8 @@ final class HttpGate implements Filter {
         if (post) {
             BufferedRequest buffered = BufferedRequest.read(request, (int) maxBodyBytes);
             if (buffered == null) {
-                discardBody(request, maxBodyBytes);
-                refuse(response, 413, ToolError.of(ErrorCode.INVALID_INPUT, "Error: Invalid input: the request body "
-                        + "is larger than " + maxBodyBytes + " bytes."), null);
+                refuse(response, 413, !discardBody(request, maxBodyBytes), ToolError.of(ErrorCode.INVALID_INPUT,
+                        "Error: Invalid input: the request body is larger than " + maxBodyBytes + " bytes."), null);
                 return;
             }
             Map<String, Object> invalid = messages.invalid(buffered.body());
@@ -139,7 +139,7 @@ final class HttpGate implements Filter {
         }
         Semaphore calls = inFlight.computeIfAbsent(caller.principal(), p -> new Semaphore(callsInFlight));
         if (!calls.tryAcquire()) {
-            refuse(response, 429, ToolError.builder().errorCode(ErrorCode.RATE_LIMITED)
+            refuse(response, 429, false, ToolError.builder().errorCode(ErrorCode.RATE_LIMITED)
                     .message("Error: too many calls in flight for caller '" + caller.name() + "' (at most "
                             + callsInFlight + "); wait for one to finish.").retryAfterSeconds(1).build(), null);
             return;
@@ -155,7 +155,7 @@ final class HttpGate implements Filter {
         } catch (IOException | ServletException | RuntimeException e) {
             LOG.error("The MCP servlet failed on a request of caller {}; the client gets an internal error",
                     caller.name(), e);
-            refuse(response, 500, ToolError.from(e), null);
+            refuse(response, 500, false, ToolError.from(e), null);
         } finally {
             if (request.isAsyncStarted()) {
                 request.getAsyncContext().addListener(new AsyncListener() {
@@ -194,33 +194,59 @@ final class HttpGate implements Filter {
         response.getOutputStream().write(bytes);
     }
 
-    /** Writes a refusal: the status, the envelope as JSON, and the authentication challenge if any. */
+    /**
+     * Refuses a request whose body nobody has read yet. The body is read and dropped first, up to
+     * {@link #UNREAD_BODY_DRAIN} bytes: Jetty closes a connection whose request body is left unread after the
+     * response, without saying so in the response, and a client that sends its next request on that kept-alive
+     * connection then finds it closed. A body beyond the bound is not read; the refusal then says
+     * {@code Connection: close}, so the client opens a new connection instead.
+     */
+    private static void refuseUnread(HttpServletRequest request, HttpServletResponse response, int status,
+                                     ToolError error, String challenge) throws IOException {
+        long declared = request.getContentLengthLong();
+        boolean drained = declared <= UNREAD_BODY_DRAIN && discardBody(request, UNREAD_BODY_DRAIN);
+        refuse(response, status, !drained, error, challenge);
+    }
+
     /**
      * Reads and drops what is left of a refused request's body, up to a bound, before the refusal is written.
      * A server that answers and closes while the client still sends makes the kernel reset the connection,
-     * and the client then sees a reset instead of the 413; past the bound the connection is closed anyway.
+     * and the client then sees a reset instead of the refusal; past the bound the connection is closed anyway.
+     *
+     * @return whether the body was read to its end within the bound
      */
-    private static void discardBody(HttpServletRequest request, long bound) {
+    private static boolean discardBody(HttpServletRequest request, long bound) {
         try {
             InputStream in = request.getInputStream();
             long left = bound;
             byte[] scratch = new byte[8192];
-            int read;
-            while (left > 0 && (read = in.read(scratch, 0, (int) Math.min(scratch.length, left))) > 0) {
+            while (true) {
+                int read = in.read(scratch, 0, (int) Math.min(scratch.length, Math.max(left, 1)));
+                if (read < 0) {
+                    return true;
+                }
                 left -= read;
+                if (left < 0) {
+                    return false;
+                }
             }
         } catch (IOException | IllegalStateException gone) {
             // the client went away or the body was taken already: the refusal is written or dropped as before
+            return false;
         }
     }
 
-    static void refuse(HttpServletResponse response, int status, ToolError error, String challenge)
+    /** Writes a refusal: the status, the envelope as JSON, and the authentication challenge if any. */
+    static void refuse(HttpServletResponse response, int status, boolean close, ToolError error, String challenge)
             throws IOException {
         if (response.isCommitted()) {
             return;
         }
         response.reset();
         response.setStatus(status);
+        if (close) {
+            response.setHeader("Connection", "close");
+        }
         if (challenge != null) {
             response.setHeader("WWW-Authenticate", challenge);
         }
