@@ -17,9 +17,10 @@ import java.util.List;
  * always taken, whose checks make today's decision and write today's message. So this layer never refuses and
  * never explains anything itself; it only spares the checks where the kernel already guarantees their outcome.
  *
- * <p>On Java 17 {@link #NONE} is used; the multi-release jar's Java 25 classes select an implementation through
- * the foreign-function API where the kernel has {@code openat2} and no seccomp policy refuses it
- * ({@link ConfinedCallsSelector}). {@code -Dmero.confinedCalls=off} turns it off.
+ * <p>On Java 17 a small JNI library built with the core opens files ({@link JniConfinedCalls}) where it loads and
+ * the kernel has {@code openat2}, else {@link #NONE} is used; the multi-release jar's Java 25 classes select an
+ * implementation through the foreign-function API where the kernel has {@code openat2} and no seccomp policy
+ * refuses it ({@link ConfinedCallsSelector}). {@code -Dmero.confinedCalls=off} turns it off.
  */
 interface ConfinedCalls {
 
@@ -46,6 +47,11 @@ interface ConfinedCalls {
         @Override
         public SecureDirectory openDirectory(PathEntry entry, Path directory) {
             return null;
+        }
+
+        @Override
+        public boolean walks() {
+            return false;
         }
     };
 
@@ -115,6 +121,17 @@ interface ConfinedCalls {
      *         take the JDK's path)
      */
     SecureDirectory openDirectory(PathEntry entry, Path directory);
+
+    /**
+     * Whether walks are served: {@link #list} gives the entries' types, {@link #openDirectory} opens without
+     * blocking. A walk plans on it (it reads no attributes where the listing gives types, and opens its directories
+     * inline); where it is {@code false}, every walk takes the JDK's path and only files are opened here.
+     *
+     * @return {@code true} unless this layer opens files only
+     */
+    default boolean walks() {
+        return true;
+    }
 
     /**
      * The layer in use.

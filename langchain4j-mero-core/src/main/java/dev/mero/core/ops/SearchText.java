@@ -103,7 +103,7 @@ final class SearchText implements ToolOperation {
                                  */
                                 @Override
                                 public boolean typesSuffice() {
-                                    return ConfinedCalls.current() != ConfinedCalls.NONE;
+                                    return ConfinedCalls.current().walks();
                                 }
 
                                 @Override

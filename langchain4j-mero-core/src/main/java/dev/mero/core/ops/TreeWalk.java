@@ -181,7 +181,7 @@ final class TreeWalk {
         try (SecureDirectory root = Targets.openDirectory(start)) {
             context.recheck(start);
             walk.counts = visitor.typesSuffice() ? SubdirectoryCount.of(start.realPath()) : null;
-            if (visitor.gathersOnly() && ConfinedCalls.current() == ConfinedCalls.NONE
+            if (visitor.gathersOnly() && !ConfinedCalls.current().walks()
                     && DirectoryAccess.keepable(root.stream())) {
                 SecureDirectory kept = root.retain();
                 BoundedOpen.aside(() -> {
