@@ -1,7 +1,7 @@
 /*
  * The few Linux system calls JniSyscalls binds for Java 17, which has no foreign-function API: openat2 (the
  * kernel's confinement below a directory descriptor, never blocking on a pipe), stat of a descriptor or a name,
- * pread and close. Each returns what the kernel returned, an error as -errno; nothing here decides anything.
+ * pread, getdents64 and close. Each returns what the kernel returned, an error as -errno; nothing here decides anything.
  * Names arrive as byte arrays without a terminating NUL; one holding a NUL or too long for PATH_MAX is refused.
  */
 #define _GNU_SOURCE
@@ -31,12 +31,14 @@ struct mero_open_how {
 #define MERO_RESOLVE_BENEATH 0x08
 #define MERO_CONFINED (MERO_RESOLVE_BENEATH | MERO_RESOLVE_NO_SYMLINKS | MERO_RESOLVE_NO_MAGICLINKS)
 
-/* the ways JniSyscalls.openat2 opens (OPEN_FILE, OPEN_MOUNT, OPEN_PROBE); the flags' values differ between
- * architectures, so they come from this system's headers, not from Java */
+/* the ways JniSyscalls.openat2 opens (OPEN_FILE, OPEN_MOUNT, OPEN_PROBE, OPEN_DIRECTORY, OPEN_DIRECTORY_PATH);
+ * the flags' values differ between architectures, so they come from this system's headers, not from Java */
 static const struct mero_open_how MERO_HOWS[] = {
     {O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0, MERO_CONFINED},
     {O_PATH | O_DIRECTORY | O_CLOEXEC, 0, MERO_RESOLVE_NO_SYMLINKS | MERO_RESOLVE_NO_MAGICLINKS},
     {O_PATH | O_DIRECTORY | O_CLOEXEC, 0, MERO_CONFINED},
+    {O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW, 0, MERO_CONFINED},
+    {O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW, 0, MERO_CONFINED},
 };
 
 /* the largest chunk one pread copies through the stack */
@@ -151,4 +153,22 @@ JNIEXPORT jint JNICALL Java_dev_mero_core_ops_JniSyscalls_pread(JNIEnv *env, jcl
 JNIEXPORT jint JNICALL Java_dev_mero_core_ops_JniSyscalls_close(JNIEnv *env, jclass type, jint fd) {
     /* Linux closes the descriptor even when close reports EINTR: never retry */
     return close((int) fd) == 0 ? 0 : -errno;
+}
+
+JNIEXPORT jint JNICALL Java_dev_mero_core_ops_JniSyscalls_getdents64(JNIEnv *env, jclass type, jint fd,
+        jbyteArray destination) {
+    char chunk[MERO_CHUNK];
+    jsize capacity = (*env)->GetArrayLength(env, destination);
+    size_t want = (size_t) capacity < sizeof chunk ? (size_t) capacity : sizeof chunk;
+    long n;
+    do {
+        n = syscall(SYS_getdents64, (int) fd, chunk, want);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        return -errno;
+    }
+    if (n > 0) {
+        (*env)->SetByteArrayRegion(env, destination, 0, (jsize) n, (const jbyte *) chunk);
+    }
+    return (jint) n;
 }

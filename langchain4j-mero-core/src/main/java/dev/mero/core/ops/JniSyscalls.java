@@ -25,6 +25,10 @@ final class JniSyscalls {
     static final int OPEN_MOUNT = 1;
     /** The working directory ({@code O_PATH}, {@code RESOLVE_BENEATH}): the probe that {@code openat2} works. */
     static final int OPEN_PROBE = 2;
+    /** A directory to list, confined below a directory, without following a last link or blocking. */
+    static final int OPEN_DIRECTORY = 3;
+    /** A directory to open files from ({@code O_PATH}), confined below a directory, not following a last link. */
+    static final int OPEN_DIRECTORY_PATH = 4;
 
     /** {@code AT_FDCWD}, the same on every Linux architecture. */
     static final int AT_FDCWD = -100;
@@ -78,7 +82,8 @@ final class JniSyscalls {
      *
      * @param directory the directory descriptor the name is relative to, or {@link #AT_FDCWD}
      * @param name      the name's bytes, without a terminating NUL
-     * @param how       {@link #OPEN_FILE}, {@link #OPEN_MOUNT} or {@link #OPEN_PROBE}
+     * @param how       {@link #OPEN_FILE}, {@link #OPEN_MOUNT}, {@link #OPEN_PROBE}, {@link #OPEN_DIRECTORY} or
+     *                  {@link #OPEN_DIRECTORY_PATH}
      * @param stat      where the descriptor's {@code stat} goes ({@link #STAT_LONGS} longs), or {@code null}
      * @return the descriptor, or {@code -errno}
      */
@@ -108,6 +113,14 @@ final class JniSyscalls {
      * @return the bytes read (0 at the end), or {@code -errno}
      */
     static native int pread(int fd, byte[] destination, int offset, int length, long position);
+
+    /**
+     * {@code getdents64}: the next entries of an open directory as {@code struct linux_dirent64} records, at most
+     * 32 KiB per call.
+     *
+     * @return the bytes written (0 at the end), or {@code -errno}
+     */
+    static native int getdents64(int fd, byte[] destination);
 
     /**
      * {@code close}.

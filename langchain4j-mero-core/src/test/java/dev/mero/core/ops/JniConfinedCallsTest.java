@@ -73,7 +73,7 @@ class JniConfinedCallsTest {
         byte[] long4096 = new byte[4096];
         Arrays.fill(long4096, (byte) 'a');
         assertThat(JniSyscalls.lstat(long4096, stat)).isEqualTo(-ENAMETOOLONG);
-        assertThat(JniSyscalls.openat2(JniSyscalls.AT_FDCWD, new byte[] {'.'}, 3, stat)).isEqualTo(-EINVAL);
+        assertThat(JniSyscalls.openat2(JniSyscalls.AT_FDCWD, new byte[] {'.'}, 5, stat)).isEqualTo(-EINVAL);
         assertThat(JniSyscalls.openat2(JniSyscalls.AT_FDCWD, new byte[] {'.'}, -1, stat)).isEqualTo(-EINVAL);
 
         int fd = JniSyscalls.openat2(JniSyscalls.AT_FDCWD, ws.resolve("a.txt").toString()
