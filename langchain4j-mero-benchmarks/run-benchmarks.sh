@@ -63,8 +63,9 @@ group_ratios() {
   echo "Both sides of each ratio in alternating rounds of one run (\`ReadRatio\`, \`ListRatio\`, \`PathDecisionRatio\`,"
   echo "\`SandboxRatio\`, \`SearchRatio\`);"
   echo "the medians and the per-round ratio are the figures to trust on a shared machine. \`ReadRatio\` runs on"
-  echo "Java 17 (the JDK's path) and, where one is installed (\`MERO_JDK25_HOME\`), on Java 25 with the"
-  echo "multi-release jar's \`openat2\` layer; \`SearchRatio\`'s \`find_files\` ratio runs on both as well. Each"
+  echo "Java 17 (the core's JNI \`openat2\` layer where its library loads, else the JDK's path) and, where one"
+  echo "is installed (\`MERO_JDK25_HOME\`), on Java 25 with the multi-release jar's \`openat2\` layer through the"
+  echo "foreign-function API; \`SearchRatio\`'s \`find_files\` ratio runs on both as well. Each"
   echo "names the JDK and the layer it used."
   echo
   echo '```'

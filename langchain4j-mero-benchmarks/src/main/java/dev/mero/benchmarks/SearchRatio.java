@@ -50,7 +50,13 @@ public final class SearchRatio {
     /** The core's selected listing layer, described. */
     private static String listingLayer() {
         String used = ConfinedCallsInUse.name();
-        return "openat2".equals(used) ? "openat2 + getdents64 (foreign-function API, types from d_type)"
-                : used + " (the JDK's listing, link counts spare the stat of leaves)";
+        switch (used) {
+            case "openat2":
+                return "openat2 + getdents64 (foreign-function API, types from d_type)";
+            case "openat2-jni":
+                return "openat2 + getdents64 (the core's JNI library, types from d_type)";
+            default:
+                return used + " (the JDK's listing, link counts spare the stat of leaves)";
+        }
     }
 }
