@@ -3,11 +3,9 @@ package dev.mero.core.ops;
 import dev.mero.core.path.FileNameEncoding;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@link ConfinedCalls} on Java 17, through Linux's {@code openat2} (5.6 and later) and {@code getdents64} bound
@@ -17,10 +15,6 @@ import java.util.Set;
  * swapped in; here the kernel refuses to block, and the caller opens on its own thread.
  */
 final class JniConfinedCalls extends KeptMountCalls {
-
-    /** Encodings in which every ASCII character but NUL is its own single byte, and decodes back to itself. */
-    private static final Set<Charset> ASCII_SUPERSETS = Set.of(StandardCharsets.UTF_8, StandardCharsets.US_ASCII,
-            StandardCharsets.ISO_8859_1);
 
     private final Charset encoding;
     private final int failWith;
@@ -155,30 +149,9 @@ final class JniConfinedCalls extends KeptMountCalls {
         JniSyscalls.close(fd);
     }
 
-    /**
-     * A name's bytes in the JVM's file-name encoding, or {@code null} when it cannot be represented (a name that
-     * cannot is never passed to the kernel; the JDK's path decides it).
-     */
+    /** A name's bytes, or {@code null} when it cannot be represented ({@link KernelName}). */
     byte[] bytes(String name) {
-        if (ASCII_SUPERSETS.contains(encoding) && isPlainAscii(name)) {
-            return name.getBytes(StandardCharsets.ISO_8859_1);
-        }
-        if (name.indexOf('\uFFFD') >= 0 || name.indexOf('\0') >= 0) {
-            return null;
-        }
-        byte[] bytes = name.getBytes(encoding);
-        return new String(bytes, encoding).equals(name) ? bytes : null;
-    }
-
-    /** Whether every character is ASCII other than NUL. */
-    private static boolean isPlainAscii(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == 0 || c >= 0x80) {
-                return false;
-            }
-        }
-        return true;
+        return KernelName.encode(name, encoding);
     }
 
     private int openat2(int directory, byte[] name, int how, long[] stat) {

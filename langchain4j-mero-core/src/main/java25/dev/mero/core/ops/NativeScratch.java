@@ -5,8 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
-import java.util.Set;
 
 /**
  * One thread's native memory for the {@code openat2} layer's calls, allocated once per thread and freed with it
@@ -16,10 +14,6 @@ final class NativeScratch {
 
     /** The longest path passed to the kernel, {@code PATH_MAX} with its terminating NUL. */
     static final int PATH_BYTES = 4096;
-
-    /** Encodings in which every ASCII character but NUL is its own single byte, and decodes back to itself. */
-    private static final Set<Charset> ASCII_SUPERSETS = Set.of(StandardCharsets.UTF_8, StandardCharsets.US_ASCII,
-            StandardCharsets.ISO_8859_1);
 
     private static final ThreadLocal<NativeScratch> OF_THREAD = ThreadLocal.withInitial(NativeScratch::new);
 
@@ -60,32 +54,18 @@ final class NativeScratch {
      */
     boolean setPath(String name, Charset encoding) {
         int length = name.length();
-        if (length < PATH_BYTES && ASCII_SUPERSETS.contains(encoding) && isPlainAscii(name)) {
+        if (length < PATH_BYTES && KernelName.isByteForByte(name, encoding)) {
             // the common name: one byte a character in each of these encodings, which the JDK copies straight
             // from the string (NUL-terminated) without encoding it into a byte array first
             path.setString(0, name, encoding);
             return true;
         }
-        if (name.indexOf('\uFFFD') >= 0 || name.indexOf('\0') >= 0) {
-            return false;
-        }
-        byte[] bytes = name.getBytes(encoding);
-        if (bytes.length >= PATH_BYTES || !new String(bytes, encoding).equals(name)) {
+        byte[] bytes = KernelName.encode(name, encoding);
+        if (bytes == null || bytes.length >= PATH_BYTES) {
             return false;
         }
         MemorySegment.copy(bytes, 0, path, JAVA_BYTE, 0, bytes.length);
         path.set(JAVA_BYTE, bytes.length, (byte) 0);
-        return true;
-    }
-
-    /** Whether every character is ASCII other than NUL (which the slow path refuses). */
-    private static boolean isPlainAscii(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == 0 || c >= 0x80) {
-                return false;
-            }
-        }
         return true;
     }
 }
